@@ -1,0 +1,5 @@
+// Package sqlengine builds the go-mysql-server engine and MySQL-protocol
+// server over the provider: sessions, transactions, system variables, and the
+// parser front for Flink/Spark DDL, MERGE INTO and time-travel spellings that
+// GMS's parser lacks.
+package sqlengine

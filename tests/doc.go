@@ -1,0 +1,3 @@
+// Package tests holds lakesql's end-to-end, compatibility, metamorphic and
+// fault tests. It has no non-test code.
+package tests
