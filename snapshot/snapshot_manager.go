@@ -1,0 +1,284 @@
+package snapshot
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lakesql/lakesql/internal/storage"
+)
+
+// SnapshotManager reads the snapshots of one branch of a table (Java:
+// org.apache.paimon.utils.SnapshotManager). Its Storage is rooted at the
+// table directory. It holds no state besides its location and is safe for
+// concurrent use.
+type SnapshotManager struct {
+	st     storage.Storage
+	branch string
+	dir    string
+}
+
+// NewSnapshotManager returns the snapshot manager of branch ("" or
+// MainBranch for the main branch) of the table rooted at st.
+func NewSnapshotManager(st storage.Storage, branch string) *SnapshotManager {
+	if IsMainBranch(branch) {
+		branch = MainBranch
+	}
+	return &SnapshotManager{st: st, branch: branch, dir: SnapshotDir(branch)}
+}
+
+// Branch returns the branch name (MainBranch for the main branch).
+func (m *SnapshotManager) Branch() string { return m.branch }
+
+// Storage returns the table-root storage.
+func (m *SnapshotManager) Storage() storage.Storage { return m.st }
+
+// Path returns the path of snapshot id, relative to the table root.
+func (m *SnapshotManager) Path(id SnapshotID) string { return join(m.dir, SnapshotFileName(id)) }
+
+// Exists reports whether snapshot id exists.
+func (m *SnapshotManager) Exists(ctx context.Context, id SnapshotID) (bool, error) {
+	ok, err := m.st.Exists(ctx, m.Path(id))
+	if err != nil {
+		return false, fmt.Errorf("snapshot: check snapshot %d: %w", id, err)
+	}
+	return ok, nil
+}
+
+// Snapshot reads snapshot id. A missing snapshot gives an error wrapping
+// ErrSnapshotNotFound that says which ids exist.
+func (m *SnapshotManager) Snapshot(ctx context.Context, id SnapshotID) (*Snapshot, error) {
+	s, err := m.read(ctx, id)
+	if errors.Is(err, storage.ErrNotExist) {
+		return nil, m.notFound(ctx, id)
+	}
+	return s, err
+}
+
+// read reads and decodes snapshot id; a missing file gives an error
+// wrapping storage.ErrNotExist.
+func (m *SnapshotManager) read(ctx context.Context, id SnapshotID) (*Snapshot, error) {
+	p := m.Path(id)
+	data, err := m.st.ReadAll(ctx, p)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: read %s: %w", p, err)
+	}
+	s, err := DecodeSnapshot(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	if s.ID != id {
+		return nil, fmt.Errorf("%w: %s holds snapshot id %d", ErrCorrupt, p, s.ID)
+	}
+	return s, nil
+}
+
+// notFound builds the error for a missing snapshot id, naming the range of
+// ids that exist.
+func (m *SnapshotManager) notFound(ctx context.Context, id SnapshotID) error {
+	ids, err := m.List(ctx)
+	if err != nil {
+		return fmt.Errorf("%w: snapshot %d of branch %s (listing failed: %v)", ErrSnapshotNotFound, id, m.branch, err)
+	}
+	if len(ids) == 0 {
+		return fmt.Errorf("%w: snapshot %d: branch %s has no snapshots", ErrSnapshotNotFound, id, m.branch)
+	}
+	return fmt.Errorf("%w: snapshot %d: branch %s has snapshots %d..%d",
+		ErrSnapshotNotFound, id, m.branch, ids[0], ids[len(ids)-1])
+}
+
+// List returns the ids of all snapshot files, ascending.
+func (m *SnapshotManager) List(ctx context.Context) ([]SnapshotID, error) {
+	var ids []SnapshotID
+	err := listNames(ctx, m.st, m.dir, snapshotPrefix, func(name string, _ storage.ObjectInfo) {
+		if id, ok := ParseSnapshotFileName(name); ok {
+			ids = append(ids, id)
+		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: list snapshots of branch %s: %w", m.branch, err)
+	}
+	slices.Sort(ids)
+	return ids, nil
+}
+
+// listNames calls fn for every object directly inside dir whose name
+// starts with prefix.
+func listNames(ctx context.Context, st storage.Storage, dir, prefix string, fn func(name string, info storage.ObjectInfo)) error {
+	dirPrefix := ""
+	if dir != "" {
+		dirPrefix = dir + "/"
+	}
+	for info, err := range st.List(ctx, dirPrefix+prefix) {
+		if err != nil {
+			return err
+		}
+		rest, ok := strings.CutPrefix(info.Path, dirPrefix)
+		if !ok || !strings.HasPrefix(rest, prefix) || strings.Contains(rest, "/") {
+			continue
+		}
+		fn(rest, info)
+	}
+	return nil
+}
+
+// readHint reads a hint file; ok is false when it is missing or does not
+// hold a positive id (hints are only hints).
+func (m *SnapshotManager) readHint(ctx context.Context, hint string) (SnapshotID, bool, error) {
+	data, err := m.st.ReadAll(ctx, join(m.dir, hint))
+	if err != nil {
+		if errors.Is(err, storage.ErrNotExist) {
+			return 0, false, nil
+		}
+		return 0, false, fmt.Errorf("snapshot: read hint %s: %w", join(m.dir, hint), err)
+	}
+	n, err := strconv.ParseInt(string(bytes.TrimSpace(data)), 10, 64)
+	if err != nil || n <= 0 {
+		return 0, false, nil
+	}
+	return SnapshotID(n), true, nil
+}
+
+// LatestID returns the id of the latest snapshot: the LATEST hint if
+// snapshot-hint exists and snapshot-(hint+1) does not, else the largest id
+// listed. ok is false when the branch has no snapshot.
+func (m *SnapshotManager) LatestID(ctx context.Context) (id SnapshotID, ok bool, err error) {
+	hint, ok, err := m.readHint(ctx, LatestHint)
+	if err != nil {
+		return 0, false, err
+	}
+	if ok {
+		next, err := m.Exists(ctx, hint+1)
+		if err != nil {
+			return 0, false, err
+		}
+		if !next {
+			cur, err := m.Exists(ctx, hint)
+			if err != nil {
+				return 0, false, err
+			}
+			if cur {
+				return hint, true, nil
+			}
+		}
+	}
+	ids, err := m.List(ctx)
+	if err != nil || len(ids) == 0 {
+		return 0, false, err
+	}
+	return ids[len(ids)-1], true, nil
+}
+
+// EarliestID returns the id of the earliest snapshot: the EARLIEST hint if
+// that snapshot exists, else the smallest id listed. ok is false when the
+// branch has no snapshot.
+func (m *SnapshotManager) EarliestID(ctx context.Context) (id SnapshotID, ok bool, err error) {
+	hint, ok, err := m.readHint(ctx, EarliestHint)
+	if err != nil {
+		return 0, false, err
+	}
+	if ok {
+		cur, err := m.Exists(ctx, hint)
+		if err != nil {
+			return 0, false, err
+		}
+		if cur {
+			return hint, true, nil
+		}
+	}
+	ids, err := m.List(ctx)
+	if err != nil || len(ids) == 0 {
+		return 0, false, err
+	}
+	return ids[0], true, nil
+}
+
+// Latest reads the latest snapshot; ErrSnapshotNotFound when there is
+// none.
+func (m *SnapshotManager) Latest(ctx context.Context) (*Snapshot, error) {
+	return m.readEnd(ctx, m.LatestID, "latest")
+}
+
+// Earliest reads the earliest snapshot; ErrSnapshotNotFound when there is
+// none.
+func (m *SnapshotManager) Earliest(ctx context.Context) (*Snapshot, error) {
+	return m.readEnd(ctx, m.EarliestID, "earliest")
+}
+
+func (m *SnapshotManager) readEnd(ctx context.Context, find func(context.Context) (SnapshotID, bool, error), what string) (*Snapshot, error) {
+	// A concurrent expiration or commit can move the ends between finding
+	// the id and reading it: retry a few times before giving up.
+	for attempt := 0; ; attempt++ {
+		id, ok, err := find(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, fmt.Errorf("%w: branch %s has no snapshots", ErrSnapshotNotFound, m.branch)
+		}
+		s, err := m.read(ctx, id)
+		if errors.Is(err, storage.ErrNotExist) && attempt < 3 {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("snapshot: read %s snapshot: %w", what, err)
+		}
+		return s, nil
+	}
+}
+
+// EarlierOrEqualTime returns the latest snapshot committed at or before
+// millis (epoch milliseconds), like Java's
+// SnapshotManager.earlierOrEqualTimeMills but by binary search over the ids
+// that exist, so gaps are tolerated. Commit times are assumed to grow with
+// ids. When the earliest snapshot is newer than millis (or there is no
+// snapshot) the error wraps ErrSnapshotNotFound.
+func (m *SnapshotManager) EarlierOrEqualTime(ctx context.Context, millis int64) (*Snapshot, error) {
+	ids, err := m.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(ids) == 0 {
+		return nil, fmt.Errorf("%w: no snapshot at or before %s: branch %s has no snapshots",
+			ErrSnapshotNotFound, formatMillis(millis), m.branch)
+	}
+	first, err := m.Snapshot(ctx, ids[0])
+	if err != nil {
+		return nil, err
+	}
+	if first.TimeMillis > millis {
+		return nil, fmt.Errorf("%w: no snapshot at or before %s: the earliest, %d, was committed at %s",
+			ErrSnapshotNotFound, formatMillis(millis), first.ID, formatMillis(first.TimeMillis))
+	}
+	best := first
+	lo, hi := 1, len(ids)-1
+	for lo <= hi {
+		mid := lo + (hi-lo)/2
+		s, err := m.Snapshot(ctx, ids[mid])
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case s.TimeMillis > millis:
+			hi = mid - 1
+		case s.TimeMillis < millis:
+			best = s
+			lo = mid + 1
+		default:
+			// Several snapshots can share a millisecond (an APPEND and
+			// its COMPACT): keep searching right for the last one.
+			best = s
+			lo = mid + 1
+		}
+	}
+	return best, nil
+}
+
+func formatMillis(ms int64) string {
+	return fmt.Sprintf("%d (%s)", ms, time.UnixMilli(ms).UTC().Format("2006-01-02 15:04:05.000 UTC"))
+}
