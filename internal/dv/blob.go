@@ -95,7 +95,15 @@ func decodeRange(data []byte, offset, length int64) (DeletionVector, error) {
 	if offset > int64(len(data)) || int64(len(data))-offset < blobHeaderLen {
 		return nil, fmt.Errorf("%w: blob at offset %d truncated: file has %d bytes", ErrCorrupt, offset, len(data))
 	}
-	b := data[offset:]
+	return decodeBlobAt(data[offset:], offset, length)
+}
+
+// decodeBlobAt decodes the blob at the start of b, which lies at offset in
+// its file (for messages), given the manifest length.
+func decodeBlobAt(b []byte, offset, length int64) (DeletionVector, error) {
+	if len(b) < blobHeaderLen {
+		return nil, fmt.Errorf("%w: blob at offset %d truncated: %d bytes left in the file", ErrCorrupt, offset, len(b))
+	}
 	total, bitmap64, err := blobFormat(b)
 	if err != nil {
 		return nil, fmt.Errorf("blob at offset %d: %w", offset, err)
@@ -138,7 +146,7 @@ func ReadDeletionVector(f io.ReaderAt, offset, length int64) (DeletionVector, er
 	if err != nil {
 		return nil, err
 	}
-	return decodeRange(buf, 0, length)
+	return decodeBlobAt(buf, offset, length)
 }
 
 // readRange reads up to n bytes at off, stopping early at end of file. It
