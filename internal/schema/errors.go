@@ -1,0 +1,20 @@
+package schema
+
+import "errors"
+
+// Sentinel errors of package schema. Every decoder wraps ErrCorrupt, so
+// errors.Is(err, ErrCorrupt) identifies bad schema files and type strings.
+var (
+	// ErrCorrupt marks malformed schema JSON or an unparsable data type.
+	ErrCorrupt = errors.New("schema: corrupt")
+	// ErrInvalidOption marks a table option whose value cannot be parsed.
+	ErrInvalidOption = errors.New("schema: invalid option")
+	// ErrInvalidValue marks a value that does not fit its type (bad decimal
+	// text, overflow, wrong Go type for a Paimon type).
+	ErrInvalidValue = errors.New("schema: invalid value")
+	// ErrUnsupportedCast marks a cast Paimon does not allow.
+	ErrUnsupportedCast = errors.New("schema: unsupported cast")
+	// ErrInvalidSchema marks a schema that violates Paimon's rules (unknown
+	// key column, primary key equal to the partition keys...).
+	ErrInvalidSchema = errors.New("schema: invalid schema")
+)
