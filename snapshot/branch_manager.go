@@ -104,3 +104,6 @@ func (m *BranchManager) Tags(name string) *TagManager { return NewTagManager(m.s
 func (m *BranchManager) Consumers(name string) *ConsumerManager {
 	return NewConsumerManager(m.st, name)
 }
+
+// Schemas returns the schema manager of branch name.
+func (m *BranchManager) Schemas(name string) *SchemaManager { return NewSchemaManager(m.st, name) }

@@ -3,6 +3,8 @@ package snapshot
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/lakesql/lakesql/internal/schema"
 )
 
 // SnapshotID identifies a snapshot; the first snapshot of a table is 1
@@ -16,8 +18,7 @@ const FirstSnapshotID SnapshotID = 1
 func (id SnapshotID) String() string { return strconv.FormatInt(int64(id), 10) }
 
 // schemaID is the type of Snapshot.SchemaID.
-// TODO: switch to schema.SchemaID once internal/schema defines it.
-type schemaID = int64
+type schemaID = schema.SchemaID
 
 // CommitKind mirrors org.apache.paimon.Snapshot.CommitKind: what a commit
 // did. It is written as its name ("APPEND", ...).

@@ -1,0 +1,143 @@
+package snapshot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/lakesql/lakesql/internal/schema"
+	"github.com/lakesql/lakesql/internal/storage"
+)
+
+// SchemaManager reads and commits the schema versions of one branch (Java:
+// org.apache.paimon.schema.SchemaManager), files schema/schema-<id>.
+// Schema files are immutable once written, so decoded schemas are cached by
+// id for the life of the manager. Safe for concurrent use; cached schemas
+// are shared and must not be modified.
+type SchemaManager struct {
+	st     storage.Storage
+	branch string
+	dir    string
+
+	mu struct {
+		sync.Mutex
+		cache map[schema.SchemaID]*schema.TableSchema
+	}
+}
+
+// NewSchemaManager returns the schema manager of branch ("" or MainBranch
+// for the main branch) of the table rooted at st.
+func NewSchemaManager(st storage.Storage, branch string) *SchemaManager {
+	if IsMainBranch(branch) {
+		branch = MainBranch
+	}
+	m := &SchemaManager{st: st, branch: branch, dir: SchemaDir(branch)}
+	m.mu.cache = map[schema.SchemaID]*schema.TableSchema{}
+	return m
+}
+
+// Path returns the path of schema id, relative to the table root.
+func (m *SchemaManager) Path(id schema.SchemaID) string { return join(m.dir, SchemaFileName(id)) }
+
+// Schema reads schema id; a missing one gives an error wrapping
+// ErrSchemaNotFound.
+func (m *SchemaManager) Schema(ctx context.Context, id schema.SchemaID) (*schema.TableSchema, error) {
+	m.mu.Lock()
+	s, ok := m.mu.cache[id]
+	m.mu.Unlock()
+	if ok {
+		return s, nil
+	}
+	p := m.Path(id)
+	data, err := m.st.ReadAll(ctx, p)
+	if errors.Is(err, storage.ErrNotExist) {
+		return nil, fmt.Errorf("%w: schema %d of branch %s", ErrSchemaNotFound, id, m.branch)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: read %s: %w", p, err)
+	}
+	s, err = schema.DecodeTableSchema(data)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrCorrupt, p, err)
+	}
+	if s.ID != id {
+		return nil, fmt.Errorf("%w: %s holds schema id %d", ErrCorrupt, p, s.ID)
+	}
+	m.mu.Lock()
+	if c, ok := m.mu.cache[id]; ok {
+		s = c
+	} else {
+		m.mu.cache[id] = s
+	}
+	m.mu.Unlock()
+	return s, nil
+}
+
+// List returns the ids of all schema files, ascending.
+func (m *SchemaManager) List(ctx context.Context) ([]schema.SchemaID, error) {
+	var ids []schema.SchemaID
+	err := listNames(ctx, m.st, m.dir, schemaPrefix, func(name string, _ storage.ObjectInfo) {
+		if id, ok := ParseSchemaFileName(name); ok {
+			ids = append(ids, id)
+		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: list schemas of branch %s: %w", m.branch, err)
+	}
+	slices.Sort(ids)
+	return ids, nil
+}
+
+// LatestID returns the largest schema id; ok is false when there is no
+// schema (no table).
+func (m *SchemaManager) LatestID(ctx context.Context) (id schema.SchemaID, ok bool, err error) {
+	ids, err := m.List(ctx)
+	if err != nil || len(ids) == 0 {
+		return 0, false, err
+	}
+	return ids[len(ids)-1], true, nil
+}
+
+// Latest reads the schema with the largest id; ErrSchemaNotFound when there
+// is none.
+func (m *SchemaManager) Latest(ctx context.Context) (*schema.TableSchema, error) {
+	id, ok, err := m.LatestID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, fmt.Errorf("%w: branch %s has no schema", ErrSchemaNotFound, m.branch)
+	}
+	return m.Schema(ctx, id)
+}
+
+// Commit writes ts as schema-<ts.ID>, atomically and only if that file does
+// not exist yet (Storage.CreateIfNotExists). When another writer created
+// it first the error wraps ErrConflict: re-read the latest schema, re-apply
+// the change and retry with the next id.
+func (m *SchemaManager) Commit(ctx context.Context, ts *schema.TableSchema) error {
+	if ts.ID < 0 {
+		return fmt.Errorf("snapshot: commit schema: negative id %d", ts.ID)
+	}
+	data, err := schema.EncodeTableSchema(ts)
+	if err != nil {
+		return fmt.Errorf("snapshot: commit schema %d: %w", ts.ID, err)
+	}
+	p := m.Path(ts.ID)
+	err = m.st.CreateIfNotExists(ctx, p, data)
+	if errors.Is(err, storage.ErrExist) {
+		return fmt.Errorf("%w: schema %d of branch %s already exists", ErrConflict, ts.ID, m.branch)
+	}
+	if err != nil {
+		return fmt.Errorf("snapshot: commit schema %d: %w", ts.ID, err)
+	}
+	// Cache a private copy (the caller keeps ts): the bytes just written.
+	if written, err := schema.DecodeTableSchema(data); err == nil {
+		m.mu.Lock()
+		m.mu.cache[ts.ID] = written
+		m.mu.Unlock()
+	}
+	return nil
+}
