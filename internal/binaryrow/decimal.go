@@ -66,6 +66,12 @@ func unscaledAt(d schema.Decimal, precision, scale int) (u int64, b *big.Int, er
 			}
 		}
 		u = q
+	case d.Big != nil && diff == 0:
+		if d.Big.IsInt64() {
+			u = d.Big.Int64()
+		} else {
+			b = d.Big // read only; no copy needed
+		}
 	default:
 		x := d.Big
 		if x == nil {

@@ -26,7 +26,8 @@ func (c *Codec) DecodeInto(dst []any, data []byte) ([]any, error) {
 	} else {
 		dst = make([]any, n)
 	}
-	if err := decodeRow(c.fields, data, dst); err != nil {
+	d := decoder{budget: 2*len(data) + 64}
+	if err := d.decodeRow(c.fields, data, dst); err != nil {
 		return nil, err
 	}
 	return dst, nil
@@ -62,8 +63,25 @@ func IsNullAt(data []byte, arity, pos int) (bool, error) {
 	return data[i>>3]&(1<<(i&7)) != 0, nil
 }
 
+// decoder bounds the work of one Decode. Java never writes overlapping
+// var-part chunks, so a valid row decodes with at most one unit of budget per
+// field or element and per copied byte, which is at most its length; chunks
+// that several slots share could otherwise multiply the output (a
+// decompression bomb through nested arrays).
+type decoder struct {
+	budget int
+}
+
+func (d *decoder) charge(n int) error {
+	d.budget -= n
+	if d.budget < 0 {
+		return corrupt("decoded size exceeds the input (overlapping var-part chunks)")
+	}
+	return nil
+}
+
 // decodeRow decodes the BinaryRow b (exactly the row's bytes) into dst.
-func decodeRow(fields []field, b []byte, dst []any) error {
+func (d *decoder) decodeRow(fields []field, b []byte, dst []any) error {
 	n := len(fields)
 	nb := BitSetWidthInBytes(n)
 	fixed := nb + 8*n
@@ -73,13 +91,16 @@ func decodeRow(fields []field, b []byte, dst []any) error {
 	if b[0] > 3 {
 		return corrupt("row kind byte %d", b[0])
 	}
+	if err := d.charge(n); err != nil {
+		return err
+	}
 	for i := range fields {
 		bit := i + HeaderSizeInBits
 		if b[bit>>3]&(1<<(bit&7)) != 0 {
 			dst[i] = nil
 			continue
 		}
-		v, err := decodeValue(&fields[i], b, nb+8*i, fixed)
+		v, err := d.decodeValue(&fields[i], b, nb+8*i, fixed)
 		if err != nil {
 			return fmt.Errorf("field %d: %w", i, err)
 		}
@@ -119,7 +140,7 @@ func varBytes(b []byte, slot, minOff int) ([]byte, error) {
 // decodeValue decodes the non-null value of type f whose slot starts at slot
 // in the structure b (a row or an array); var-part offsets are relative to b
 // and must not be below minOff.
-func decodeValue(f *field, b []byte, slot, minOff int) (any, error) {
+func (d *decoder) decodeValue(f *field, b []byte, slot, minOff int) (any, error) {
 	switch f.kind {
 	case kBool:
 		// MemorySegment.getBoolean: any non-zero byte is true.
@@ -145,19 +166,25 @@ func decodeValue(f *field, b []byte, slot, minOff int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := d.charge(len(x)); err != nil {
+			return nil, err
+		}
 		return string(x), nil
 	case kBinary:
 		x, err := varBytes(b, slot, minOff)
 		if err != nil {
 			return nil, err
 		}
+		if err := d.charge(len(x)); err != nil {
+			return nil, err
+		}
 		return append([]byte{}, x...), nil
 	case kDecimalCompact:
-		d := schema.Decimal{Compact: int64(binary.LittleEndian.Uint64(b[slot:])), Scale: int32(f.scale)}
-		if !decimalFits(d, f.precision) {
-			return nil, corrupt("decimal %d exceeds DECIMAL(%d, %d)", d.Compact, f.precision, f.scale)
+		v := schema.Decimal{Compact: int64(binary.LittleEndian.Uint64(b[slot:])), Scale: int32(f.scale)}
+		if !decimalFits(v, f.precision) {
+			return nil, corrupt("decimal %d exceeds DECIMAL(%d, %d)", v.Compact, f.precision, f.scale)
 		}
-		return d, nil
+		return v, nil
 	case kDecimalWide:
 		off, size, err := varRef(b, slot, minOff)
 		if err != nil {
@@ -166,11 +193,11 @@ func decodeValue(f *field, b []byte, slot, minOff int) (any, error) {
 		if size < 1 || size > 16 {
 			return nil, corrupt("decimal of %d bytes", size)
 		}
-		d := decimalFromBytes(b[off:off+size], f.scale)
-		if !decimalFits(d, f.precision) {
+		v := decimalFromBytes(b[off:off+size], f.scale)
+		if !decimalFits(v, f.precision) {
 			return nil, corrupt("decimal exceeds DECIMAL(%d, %d)", f.precision, f.scale)
 		}
-		return d, nil
+		return v, nil
 	case kTimestampCompact:
 		return schema.Timestamp{Millis: int64(binary.LittleEndian.Uint64(b[slot:]))}, nil
 	case kTimestampWide:
@@ -191,12 +218,12 @@ func decodeValue(f *field, b []byte, slot, minOff int) (any, error) {
 		sub := b[off : off+size : off+size]
 		switch f.kind {
 		case kArray:
-			return decodeArray(f.elem, sub)
+			return d.decodeArray(f.elem, sub)
 		case kMap:
-			return decodeMap(f, sub)
+			return d.decodeMap(f, sub)
 		default:
 			row := make([]any, len(f.fields))
-			if err := decodeRow(f.fields, sub, row); err != nil {
+			if err := d.decodeRow(f.fields, sub, row); err != nil {
 				return nil, fmt.Errorf("nested row: %w", err)
 			}
 			return row, nil
@@ -206,7 +233,7 @@ func decodeValue(f *field, b []byte, slot, minOff int) (any, error) {
 }
 
 // decodeArray decodes the BinaryArray b.
-func decodeArray(elem *field, b []byte) ([]any, error) {
+func (d *decoder) decodeArray(elem *field, b []byte) ([]any, error) {
 	if len(b) < 4 {
 		return nil, corrupt("array of %d bytes", len(b))
 	}
@@ -225,12 +252,15 @@ func decodeArray(elem *field, b []byte) ([]any, error) {
 	if fixed > len(b) {
 		return nil, corrupt("array of %d elements needs %d fixed bytes, has %d", n, fixed, len(b))
 	}
+	if err := d.charge(n); err != nil {
+		return nil, err
+	}
 	out := make([]any, n)
 	for i := range out {
 		if b[4+i>>3]&(1<<(i&7)) != 0 {
 			continue
 		}
-		v, err := decodeValue(elem, b, hdr+i*elem.elemSize, fixed)
+		v, err := d.decodeValue(elem, b, hdr+i*elem.elemSize, fixed)
 		if err != nil {
 			return nil, fmt.Errorf("element %d: %w", i, err)
 		}
@@ -240,7 +270,7 @@ func decodeArray(elem *field, b []byte) ([]any, error) {
 }
 
 // decodeMap decodes the BinaryMap b.
-func decodeMap(f *field, b []byte) (schema.Map, error) {
+func (d *decoder) decodeMap(f *field, b []byte) (schema.Map, error) {
 	if len(b) < 4 {
 		return schema.Map{}, corrupt("map of %d bytes", len(b))
 	}
@@ -248,11 +278,11 @@ func decodeMap(f *field, b []byte) (schema.Map, error) {
 	if k > uint64(len(b)-4) {
 		return schema.Map{}, corrupt("map key array of %d bytes in %d bytes", k, len(b))
 	}
-	keys, err := decodeArray(f.key, b[4:4+k:4+k])
+	keys, err := d.decodeArray(f.key, b[4:4+k:4+k])
 	if err != nil {
 		return schema.Map{}, fmt.Errorf("map keys: %w", err)
 	}
-	vals, err := decodeArray(f.value, b[4+k:])
+	vals, err := d.decodeArray(f.value, b[4+k:])
 	if err != nil {
 		return schema.Map{}, fmt.Errorf("map values: %w", err)
 	}

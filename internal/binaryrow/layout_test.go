@@ -135,8 +135,8 @@ func TestDecimals(t *testing.T) {
 	}{
 		{schema.Decimal{Compact: 3495, Scale: 2}, "a70d000000000000"},
 		{schema.Decimal{Compact: -1, Scale: 2}, "ffffffffffffffff"},
-		{schema.Decimal{Compact: 35, Scale: 1}, "5e01000000000000"},   // 3.5 → 350
-		{schema.Decimal{Compact: 12345, Scale: 3}, "d304000000000000"}, // 12.345 → 12.35 (HALF_UP)
+		{schema.Decimal{Compact: 35, Scale: 1}, "5e01000000000000"},     // 3.5 → 350
+		{schema.Decimal{Compact: 12345, Scale: 3}, "d304000000000000"},  // 12.345 → 12.35 (HALF_UP)
 		{schema.Decimal{Compact: -12345, Scale: 3}, "2dfbffffffffffff"}, // -12.345 → -12.35
 	} {
 		got, err := binaryrow.Encode(types, []any{c.d})
