@@ -334,3 +334,16 @@ func FuzzDecodeTableSchema(f *testing.F) {
 		_, _ = s.Options.Core()
 	})
 }
+
+func decodeFile(t *testing.T, path string) *schema.TableSchema {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := schema.DecodeTableSchema(data)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return s
+}
