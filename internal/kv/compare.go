@@ -15,24 +15,21 @@ import (
 type Comparator func(a, b []any) int
 
 // NewKeyComparator returns the comparator of trimmed primary keys of the
-// given types: field by field in order, NULL before any value, each field in
-// its natural order. It mirrors the RecordComparator Java generates for keys
-// (CodeGenUtils.newRecordComparator, ascending, nulls first).
-func NewKeyComparator(types []schema.DataType) (Comparator, error) {
-	for i := range types {
-		if err := checkComparable(&types[i]); err != nil {
-			return nil, fmt.Errorf("key field %d: %w", i, err)
-		}
-	}
-	n := len(types)
+// given types: field by field in order, NULL first, each field ordered by
+// schema.Compare. It matches Java's generated key comparator for every type
+// Paimon allows in a primary key, except that schema.Compare is a total order
+// on FLOAT/DOUBLE (-0.0 < 0.0, NaN last) where Java's comparison of
+// floating-point keys with < and > is not.
+func NewKeyComparator(types []schema.DataType) Comparator {
+	ts := append([]schema.DataType(nil), types...)
 	return func(a, b []any) int {
-		for i := 0; i < n; i++ {
-			if c := compareNullsFirst(a[i], b[i]); c != 0 {
+		for i := range ts {
+			if c := schema.Compare(&ts[i], a[i], b[i]); c != 0 {
 				return c
 			}
 		}
 		return 0
-	}, nil
+	}
 }
 
 // NewFieldsComparator returns a comparator of value rows that looks only at
@@ -81,18 +78,6 @@ func checkComparable(t *schema.DataType) error {
 		return nil
 	}
 	return fmt.Errorf("%w: comparison of type root %d", ErrUnsupported, t.Root)
-}
-
-func compareNullsFirst(x, y any) int {
-	switch {
-	case x == nil && y == nil:
-		return 0
-	case x == nil:
-		return -1
-	case y == nil:
-		return 1
-	}
-	return compareValues(x, y)
 }
 
 // compareValues compares two non-null atomic values the way Java's generated

@@ -23,11 +23,7 @@ func fileMin(f testFile) []any { return f.MinKey }
 func fileMax(f testFile) []any { return f.MaxKey }
 
 func int64Cmp(t testing.TB) kv.Comparator {
-	c, err := kv.NewKeyComparator([]schema.DataType{{Root: schema.TypeBigInt}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return kv.NewKeyComparator([]schema.DataType{{Root: schema.TypeBigInt}})
 }
 
 // TestIntervalPartition runs testdata/interval_partition. Command

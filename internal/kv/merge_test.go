@@ -113,10 +113,7 @@ func (e *mergeEnv) merge(t *testing.T, d *datadriven.TestData) string {
 	for i, k := range e.pkIdx {
 		keyTypes[i] = types[k]
 	}
-	keyCmp, err := kv.NewKeyComparator(keyTypes)
-	if err != nil {
-		t.Fatal(err)
-	}
+	keyCmp := kv.NewKeyComparator(keyTypes)
 	var runs [][]kv.KeyValue
 	cur := []kv.KeyValue{}
 	for _, line := range strings.Split(d.Input, "\n") {

@@ -41,10 +41,8 @@ var (
 // model: sort every record by (key, user sequence, sequence), group by key,
 // fold.
 func TestSortMergeRandom(t *testing.T) {
-	keyCmp, err := kv.NewKeyComparator(intKeyTypes)
-	if err != nil {
-		t.Fatal(err)
-	}
+	keyCmp := kv.NewKeyComparator(intKeyTypes)
+	var err error
 	for iter := 0; iter < 300; iter++ {
 		seed := uint64(iter)
 		rng := rand.New(rand.NewPCG(seed, 99))
@@ -147,7 +145,7 @@ func (f *failingReader) Next() (kv.KeyValue, bool, error) {
 func (f *failingReader) Close() error { f.closed = true; return nil }
 
 func TestSortMergeReaderErrorsAndClose(t *testing.T) {
-	keyCmp, _ := kv.NewKeyComparator([]schema.DataType{{Root: schema.TypeInt}})
+	keyCmp := kv.NewKeyComparator([]schema.DataType{{Root: schema.TypeInt}})
 	bad := &failingReader{n: 1}
 	good := kv.NewSliceReader([]kv.KeyValue{{Key: []any{int32(5)}, Value: []any{int32(5)}}})
 	r := kv.NewSortMergeReader([]kv.RecordReader{good, bad}, keyCmp, nil, kv.NewDeduplicateMergeFunction(false))
@@ -193,7 +191,7 @@ func TestConcatReader(t *testing.T) {
 // TestSortMergeNoAllocs checks the merge loop itself allocates nothing per
 // record (deduplicate keeps records by value).
 func TestSortMergeNoAllocs(t *testing.T) {
-	keyCmp, _ := kv.NewKeyComparator([]schema.DataType{{Root: schema.TypeBigInt}})
+	keyCmp := kv.NewKeyComparator([]schema.DataType{{Root: schema.TypeBigInt}})
 	const nRuns, perRun = 8, 1000
 	runs := make([][]kv.KeyValue, nRuns)
 	for r := range runs {
@@ -229,7 +227,7 @@ func TestSortMergeNoAllocs(t *testing.T) {
 }
 
 func BenchmarkSortMerge(b *testing.B) {
-	keyCmp, _ := kv.NewKeyComparator([]schema.DataType{{Root: schema.TypeBigInt}})
+	keyCmp := kv.NewKeyComparator([]schema.DataType{{Root: schema.TypeBigInt}})
 	const nRuns, perRun = 10, 10000
 	runs := make([][]kv.KeyValue, nRuns)
 	for r := range runs {
