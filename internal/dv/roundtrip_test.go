@@ -496,3 +496,23 @@ func TestBitmap64Limit(t *testing.T) {
 		t.Fatalf("AppendTo: %v", err)
 	}
 }
+
+func TestZeroValues(t *testing.T) {
+	var a dv.BitmapDeletionVector
+	var b dv.Bitmap64DeletionVector
+	for _, d := range []dv.DeletionVector{&a, &b} {
+		if !d.IsEmpty() || d.IsDeleted(0) {
+			t.Fatalf("%v not empty", d)
+		}
+		if _, ok := d.NextDeleted(0); ok {
+			t.Fatalf("%v: NextDeleted on empty", d)
+		}
+		mustDelete(t, d, 7)
+		if !d.IsDeleted(7) || d.Cardinality() != 1 || d.String() == "" {
+			t.Fatalf("%v", d)
+		}
+	}
+	if a.String() != "BitmapDeletionVector{7}" || b.String() != "Bitmap64DeletionVector{7}" {
+		t.Fatalf("%v %v", &a, &b)
+	}
+}
