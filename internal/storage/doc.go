@@ -9,7 +9,9 @@
 //     filesystem, created if missing. Implemented directly on package os
 //     (not fileblob): range reads use pread through *os.File, writes go to a
 //     hidden temp file ".<name>.<random>.tmp" in the target's folder that is
-//     renamed into place on Close, and List skips such temp files.
+//     renamed into place on Close, and List skips such temp files. Files
+//     are fsynced before they are published; file://dir?fsync=false skips
+//     that (several times faster, not crash-safe: for tests and scratch).
 //   - mem://name[/prefix]: a gocloud memblob bucket, shared by every Open of
 //     the same name in the process and never freed, so a test can reopen it.
 //     mem:// alone makes a fresh bucket with a unique generated name.

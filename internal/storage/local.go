@@ -22,14 +22,17 @@ import (
 // target exists, so it is atomic across OS processes on any POSIX
 // filesystem with hard links.
 type localStorage struct {
-	root string // absolute, OS separators
+	root   string // absolute, OS separators
+	noSync bool   // skip fsync before publishing (file URL query fsync=false)
 }
 
 var _ Storage = (*localStorage)(nil)
 
 // OpenLocal opens the local folder dir as a Storage, creating it if missing.
 // A relative dir is made absolute against the working directory.
-func OpenLocal(dir string) (Storage, error) {
+func OpenLocal(dir string) (Storage, error) { return openLocal(dir, false) }
+
+func openLocal(dir string, noSync bool) (Storage, error) {
 	if dir == "" {
 		return nil, fmt.Errorf("%w: empty local folder", ErrInvalidPath)
 	}
@@ -40,20 +43,42 @@ func OpenLocal(dir string) (Storage, error) {
 	if err := os.MkdirAll(abs, 0o755); err != nil {
 		return nil, fmt.Errorf("storage: create local folder %s: %w", abs, err)
 	}
-	return &localStorage{root: abs}, nil
+	return &localStorage{root: abs, noSync: noSync}, nil
 }
 
-// openFileURL opens "file://<path>": everything after "file://" is the path,
-// so file:///abs is /abs and file://./rel is ./rel.
+// openFileURL opens "file://<path>[?fsync=false]": everything after
+// "file://" up to '?' is the path, so file:///abs is /abs and file://./rel
+// is ./rel. fsync=false skips fsync before publishing a file: much faster,
+// not crash-safe; meant for tests and scratch warehouses.
 func openFileURL(_ context.Context, location string) (Storage, error) {
 	_, p, _ := strings.Cut(location, "://")
-	if i := strings.IndexAny(p, "?#"); i >= 0 {
-		return nil, fmt.Errorf("storage: open %s: file URLs take no query or fragment", location)
+	p, query, _ := strings.Cut(p, "?")
+	noSync := false
+	switch query {
+	case "", "fsync=true":
+	case "fsync=false":
+		noSync = true
+	default:
+		return nil, fmt.Errorf("storage: open %s: unsupported file URL query %q (only fsync=false)", location, query)
 	}
-	return OpenLocal(p)
+	return openLocal(p, noSync)
 }
 
-func (s *localStorage) URL() string { return "file://" + filepath.ToSlash(s.root) }
+func (s *localStorage) URL() string {
+	u := "file://" + filepath.ToSlash(s.root)
+	if s.noSync {
+		u += "?fsync=false"
+	}
+	return u
+}
+
+// sync flushes f to stable storage unless the store was opened fsync=false.
+func (s *localStorage) sync(f *os.File) error {
+	if s.noSync {
+		return nil
+	}
+	return f.Sync()
+}
 
 func (s *localStorage) Close() error { return nil }
 
@@ -65,7 +90,7 @@ func (s *localStorage) Sub(dir string) Storage {
 	if err := checkPath(dir); err != nil {
 		return errStorage{fmt.Errorf("storage: sub %s of %s: %w", dir, s.URL(), err)}
 	}
-	return &localStorage{root: filepath.Join(s.root, filepath.FromSlash(dir))}
+	return &localStorage{root: filepath.Join(s.root, filepath.FromSlash(dir)), noSync: s.noSync}
 }
 
 // osPath validates p and returns its OS path.
@@ -169,12 +194,13 @@ func (s *localStorage) Create(ctx context.Context, p string) (io.WriteCloser, er
 	if err != nil {
 		return nil, localErr("create", name, err)
 	}
-	return &localWriter{ctx: ctx, f: f, name: name}, nil
+	return &localWriter{ctx: ctx, s: s, f: f, name: name}, nil
 }
 
 // localWriter writes a temp file and renames it over name on Close.
 type localWriter struct {
 	ctx    context.Context
+	s      *localStorage
 	f      *os.File
 	name   string
 	closed bool
@@ -200,7 +226,7 @@ func (w *localWriter) Close() error {
 	w.closed = true
 	err := w.ctx.Err()
 	if err == nil {
-		err = w.f.Sync()
+		err = w.s.sync(w.f)
 	}
 	if cerr := w.f.Close(); err == nil {
 		err = cerr
@@ -254,7 +280,7 @@ func (s *localStorage) CreateIfNotExists(ctx context.Context, p string, data []b
 	defer os.Remove(tmp) // after a successful link the target keeps the inode
 	_, err = f.Write(data)
 	if err == nil {
-		err = f.Sync()
+		err = s.sync(f)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr

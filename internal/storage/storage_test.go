@@ -13,7 +13,7 @@ import (
 	"github.com/lakesql/lakesql/internal/storage/storagetest"
 )
 
-func open(t *testing.T, location string) storage.Storage {
+func open(t testing.TB, location string) storage.Storage {
 	t.Helper()
 	s, err := storage.Open(context.Background(), location)
 	if err != nil {
@@ -29,6 +29,11 @@ func TestConformance(t *testing.T) {
 	t.Run("fileURL", func(t *testing.T) {
 		storagetest.Run(t, func(t *testing.T) storage.Storage {
 			return open(t, "file://"+filepath.Join(t.TempDir(), "new", "warehouse"))
+		})
+	})
+	t.Run("fileNoSync", func(t *testing.T) {
+		storagetest.Run(t, func(t *testing.T) storage.Storage {
+			return open(t, "file://"+t.TempDir()+"?fsync=false")
 		})
 	})
 	t.Run("fileSub", func(t *testing.T) {
@@ -79,7 +84,7 @@ func TestOpenRelativePath(t *testing.T) {
 
 func TestReopenByURL(t *testing.T) {
 	ctx := context.Background()
-	for _, root := range []string{t.TempDir(), "mem://reopen-test"} {
+	for _, root := range []string{t.TempDir(), "file://" + t.TempDir() + "?fsync=false", "mem://reopen-test"} {
 		s := open(t, root).Sub("t")
 		if err := s.WriteAll(ctx, "f", []byte("data")); err != nil {
 			t.Fatal(err)
@@ -88,6 +93,9 @@ func TestReopenByURL(t *testing.T) {
 			t.Fatal(err)
 		}
 		again := open(t, s.URL())
+		if again.URL() != s.URL() {
+			t.Errorf("reopened URL %q, want %q", again.URL(), s.URL())
+		}
 		b, err := again.ReadAll(ctx, "f")
 		if err != nil || string(b) != "data" {
 			t.Fatalf("reopen %q: %q, %v", s.URL(), b, err)
@@ -176,7 +184,7 @@ func TestS3OpenDoesNotDial(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	for _, bad := range []string{"s3:///nobucket", "s3://b?use_path_style=maybe", "s3://b/a/../c"} {
+	for _, bad := range []string{"file:///tmp/x?fsync=maybe", "file:///tmp/x?mode=1", "s3:///nobucket", "s3://b?use_path_style=maybe", "s3://b/a/../c"} {
 		if _, err := storage.Open(context.Background(), bad); err == nil {
 			t.Errorf("Open(%q) succeeded", bad)
 		}
