@@ -29,8 +29,9 @@ type Codec string
 
 const (
 	// maxBlockSize bounds one decompressed block. Java writes blocks of about
-	// 64 KB; the bound only stops decompression bombs.
-	maxBlockSize = 256 << 20
+	// 64 KB (one record more than the 64000-byte sync interval); the bound
+	// only stops decompression bombs.
+	maxBlockSize = 64 << 20
 	syncSize     = 16
 )
 
@@ -177,7 +178,7 @@ func decompress(codec Codec, raw []byte) ([]byte, error) {
 			return nil, err
 		}
 		if len(out) > maxBlockSize {
-			return nil, errString("block larger than 256 MiB")
+			return nil, errString("block larger than 64 MiB")
 		}
 		return out, nil
 	case CodecSnappy:
@@ -190,7 +191,7 @@ func decompress(codec Codec, raw []byte) ([]byte, error) {
 			return nil, err
 		}
 		if n > maxBlockSize {
-			return nil, errString("block larger than 256 MiB")
+			return nil, errString("block larger than 64 MiB")
 		}
 		out, err := s2.Decode(make([]byte, n), body)
 		if err != nil {
