@@ -1,0 +1,90 @@
+package lsmread
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/lakesql/lakesql/snapshot/manifest"
+)
+
+// ReadMode says how a split's files are read.
+type ReadMode uint8
+
+const (
+	// ReadMerge sort-merges the sorted runs of a primary-key bucket through
+	// the table's merge function (merge-on-read).
+	ReadMerge ReadMode = iota
+	// ReadRaw reads each file as it is: append tables, and primary-key tables
+	// with deletion vectors or the first-row engine (levels ≥ 1 only, where
+	// every key occurs once after deletion vectors are applied).
+	ReadRaw
+)
+
+func (m ReadMode) String() string {
+	if m == ReadMerge {
+		return "merge"
+	}
+	return "raw"
+}
+
+// DeletionFile locates one data file's deletion vector inside an index file
+// (Java DeletionFile).
+type DeletionFile struct {
+	// Path of the index file, relative to the table root, or an absolute URL
+	// when the index file has an external path.
+	Path        string
+	Offset      int64
+	Length      int64
+	Cardinality int64 // -1 when unknown
+}
+
+// DataSplit mirrors org.apache.paimon.table.source.DataSplit: the live files
+// of one (partition, bucket) to read together.
+type DataSplit struct {
+	SnapshotID      int64
+	Partition       manifest.SerializedRow
+	PartitionValues []any
+	// PartitionPath is the partition folder relative to the table root
+	// (with a trailing '/'; "" when unpartitioned).
+	PartitionPath string
+	Bucket        manifest.Bucket
+	TotalBuckets  int32
+	Files         []manifest.DataFileMeta
+	// DeletionFiles is parallel to Files; nil entries have no deletion vector.
+	DeletionFiles []*DeletionFile
+	Mode          ReadMode
+}
+
+// RowCount is the sum of the files' row counts (retract rows included) minus
+// the rows their deletion vectors remove, when known.
+func (s *DataSplit) RowCount() int64 {
+	var n int64
+	for i, f := range s.Files {
+		n += f.RowCount
+		if i < len(s.DeletionFiles) && s.DeletionFiles[i] != nil && s.DeletionFiles[i].Cardinality > 0 {
+			n -= s.DeletionFiles[i].Cardinality
+		}
+	}
+	return n
+}
+
+// BucketPath is the folder of the split's files, relative to the table root.
+func (s *DataSplit) BucketPath() string {
+	return s.PartitionPath + BucketDir(s.Bucket)
+}
+
+// BucketDir is the bucket folder name: bucket-N, or bucket-postpone.
+func BucketDir(b manifest.Bucket) string {
+	if b == manifest.BucketPostpone {
+		return "bucket-postpone/"
+	}
+	return fmt.Sprintf("bucket-%d/", int32(b))
+}
+
+func (s *DataSplit) String() string {
+	var names []string
+	for _, f := range s.Files {
+		names = append(names, fmt.Sprintf("%s(L%d,%d rows)", f.FileName, f.Level, f.RowCount))
+	}
+	return fmt.Sprintf("split{%sbucket=%d mode=%s files=[%s]}", s.PartitionPath, s.Bucket, s.Mode, strings.Join(names, " "))
+}
