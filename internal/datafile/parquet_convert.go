@@ -169,59 +169,45 @@ func (c *leafConv) convert(v encoding.Values, from int, dst []any) error {
 		bits := v.Boolean()
 		for i := range n {
 			j := from + i
-			dst[i] = bits[j>>3]>>(j&7)&1 != 0
+			dst[i] = bits[j>>3]>>(j&7)&1 != 0 // bools box without allocating
 		}
 	case convInt8:
 		for i, x := range v.Int32()[from : from+n] {
-			dst[i] = int8(x)
+			dst[i] = int8(x) // one-byte values box without allocating
 		}
 	case convInt16:
-		for i, x := range v.Int32()[from : from+n] {
-			dst[i] = int16(x)
-		}
+		boxSlice(mapSlice(v.Int32()[from:from+n], func(x int32) int16 { return int16(x) }), dst)
 	case convInt32:
-		for i, x := range v.Int32()[from : from+n] {
-			dst[i] = x
-		}
+		boxSlice(mapSlice(v.Int32()[from:from+n], func(x int32) int32 { return x }), dst)
 	case convInt64FromInt32:
-		for i, x := range v.Int32()[from : from+n] {
-			dst[i] = int64(x)
-		}
+		boxSlice(mapSlice(v.Int32()[from:from+n], func(x int32) int64 { return int64(x) }), dst)
 	case convInt64:
-		for i, x := range v.Int64()[from : from+n] {
-			dst[i] = x
-		}
+		boxSlice(mapSlice(v.Int64()[from:from+n], func(x int64) int64 { return x }), dst)
 	case convFloat:
-		for i, x := range v.Float()[from : from+n] {
-			dst[i] = x
-		}
+		boxSlice(mapSlice(v.Float()[from:from+n], func(x float32) float32 { return x }), dst)
 	case convDoubleFromFloat:
-		for i, x := range v.Float()[from : from+n] {
-			dst[i] = float64(x)
-		}
+		boxSlice(mapSlice(v.Float()[from:from+n], func(x float32) float64 { return float64(x) }), dst)
 	case convDouble:
-		for i, x := range v.Double()[from : from+n] {
-			dst[i] = x
-		}
+		boxSlice(mapSlice(v.Double()[from:from+n], func(x float64) float64 { return x }), dst)
 	case convDecimalInt32:
-		for i, x := range v.Int32()[from : from+n] {
-			dst[i] = schema.Decimal{Compact: int64(x), Scale: c.scale}
-		}
+		boxSlice(mapSlice(v.Int32()[from:from+n], func(x int32) schema.Decimal { return schema.Decimal{Compact: int64(x), Scale: c.scale} }), dst)
 	case convDecimalInt64:
-		for i, x := range v.Int64()[from : from+n] {
-			dst[i] = schema.Decimal{Compact: x, Scale: c.scale}
-		}
+		boxSlice(mapSlice(v.Int64()[from:from+n], func(x int64) schema.Decimal { return schema.Decimal{Compact: x, Scale: c.scale} }), dst)
 	case convDecimalFLBA:
 		data, size := v.FixedLenByteArray()
+		vals := make([]schema.Decimal, n)
 		for i := range n {
 			j := (from + i) * size
-			dst[i] = decimalFromBytes(data[j:j+size], c.scale)
+			vals[i] = decimalFromBytes(data[j:j+size], c.scale)
 		}
+		boxSlice(vals, dst)
 	case convDecimalBytes:
 		data, offs := v.ByteArray()
+		vals := make([]schema.Decimal, n)
 		for i := range n {
-			dst[i] = decimalFromBytes(data[offs[from+i]:offs[from+i+1]], c.scale)
+			vals[i] = decimalFromBytes(data[offs[from+i]:offs[from+i+1]], c.scale)
 		}
+		boxSlice(vals, dst)
 	case convStringBytes, convBinaryBytes:
 		data, offs := v.ByteArray()
 		lo, hi := offs[from], offs[from+n]
@@ -231,16 +217,28 @@ func (c *leafConv) convert(v encoding.Values, from int, dst []any) error {
 		// One copy for the whole run: page buffers are released and reused.
 		arena := make([]byte, hi-lo)
 		copy(arena, data[lo:hi])
+		var strs []string
+		var bins [][]byte
+		if c.kind == convStringBytes {
+			strs = make([]string, n)
+		} else {
+			bins = make([][]byte, n)
+		}
 		for i := range n {
 			a, b := offs[from+i]-lo, offs[from+i+1]-lo
 			if a > b || int(b) > len(arena) {
 				return fmt.Errorf("%w: column %s: byte array offsets out of order", ErrCorrupt, c.name)
 			}
-			if c.kind == convStringBytes {
-				dst[i] = bytesToString(arena[a:b])
+			if strs != nil {
+				strs[i] = bytesToString(arena[a:b])
 			} else {
-				dst[i] = arena[a:b:b]
+				bins[i] = arena[a:b:b]
 			}
+		}
+		if strs != nil {
+			boxSlice(strs, dst)
+		} else {
+			boxSlice(bins, dst)
 		}
 	case convStringFLBA, convBinaryFLBA:
 		data, size := v.FixedLenByteArray()
@@ -255,37 +253,21 @@ func (c *leafConv) convert(v encoding.Values, from int, dst []any) error {
 			}
 		}
 	case convDate:
-		for i, x := range v.Int32()[from : from+n] {
-			dst[i] = schema.Date(x)
-		}
+		boxSlice(mapSlice(v.Int32()[from:from+n], func(x int32) schema.Date { return schema.Date(x) }), dst)
 	case convTimeMillis:
-		for i, x := range v.Int32()[from : from+n] {
-			dst[i] = schema.Time(x)
-		}
+		boxSlice(mapSlice(v.Int32()[from:from+n], func(x int32) schema.Time { return schema.Time(x) }), dst)
 	case convTimeMicros:
-		for i, x := range v.Int64()[from : from+n] {
-			dst[i] = schema.Time(floorDiv(x, microsPerMilli))
-		}
+		boxSlice(mapSlice(v.Int64()[from:from+n], func(x int64) schema.Time { return schema.Time(floorDiv(x, microsPerMilli)) }), dst)
 	case convTimeNanos:
-		for i, x := range v.Int64()[from : from+n] {
-			dst[i] = schema.Time(floorDiv(x, nanosPerMilli))
-		}
+		boxSlice(mapSlice(v.Int64()[from:from+n], func(x int64) schema.Time { return schema.Time(floorDiv(x, nanosPerMilli)) }), dst)
 	case convTimestampMillis:
-		for i, x := range v.Int64()[from : from+n] {
-			dst[i] = schema.Timestamp{Millis: x}
-		}
+		boxSlice(mapSlice(v.Int64()[from:from+n], func(x int64) schema.Timestamp { return schema.Timestamp{Millis: x} }), dst)
 	case convTimestampMicros:
-		for i, x := range v.Int64()[from : from+n] {
-			dst[i] = timestampFromMicros(x)
-		}
+		boxSlice(mapSlice(v.Int64()[from:from+n], timestampFromMicros), dst)
 	case convTimestampNanos:
-		for i, x := range v.Int64()[from : from+n] {
-			dst[i] = timestampFromNanos(x)
-		}
+		boxSlice(mapSlice(v.Int64()[from:from+n], timestampFromNanos), dst)
 	case convTimestampInt96:
-		for i, x := range v.Int96()[from : from+n] {
-			dst[i] = timestampFromInt96(x)
-		}
+		boxSlice(mapSlice(v.Int96()[from:from+n], timestampFromInt96), dst)
 	default:
 		return fmt.Errorf("%w: column %s: no converter", ErrCorrupt, c.name)
 	}
@@ -352,4 +334,13 @@ func decimalBig(d schema.Decimal) *big.Int {
 		return d.Big
 	}
 	return big.NewInt(d.Compact)
+}
+
+// mapSlice returns a new slice of f applied to each element of src.
+func mapSlice[S, T any](src []S, f func(S) T) []T {
+	out := make([]T, len(src))
+	for i, x := range src {
+		out[i] = f(x)
+	}
+	return out
 }
