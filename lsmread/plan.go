@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/lakesql/lakesql/internal/binaryrow"
 	"github.com/lakesql/lakesql/internal/schema"
@@ -34,6 +35,10 @@ type ScanSpec struct {
 	// ReadOptimized reads only files that need no merging ($ro): the top
 	// level of primary-key tables (levels ≥ 1 with deletion vectors).
 	ReadOptimized bool
+	// TimeZone is the session time zone used by schema-evolution casts
+	// between TIMESTAMP, TIMESTAMP_LTZ, numbers, dates and strings; nil is
+	// UTC.
+	TimeZone *time.Location
 }
 
 // PlanStats counts what planning read and pruned (EXPLAIN shows them).

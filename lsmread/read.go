@@ -148,7 +148,7 @@ func (r *Reader) mapRow(l *fileLayout, src, dst []any) error {
 		}
 		v := src[j]
 		if l.cast[i] != nil && v != nil {
-			c, err := schema.CastValue(v, l.cast[i], &r.fields[i].Type)
+			c, err := schema.CastValueIn(v, l.cast[i], &r.fields[i].Type, r.plan.Spec.TimeZone)
 			if err != nil {
 				return fmt.Errorf("lsmread: column %s: %w", r.fields[i].Name, err)
 			}

@@ -8,10 +8,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/internal/storage"
@@ -43,6 +45,9 @@ type expectedCase struct {
 	Note            string              `json:"note"`
 	Source          string              `json:"source"`
 }
+
+// localZoneNote finds the session time zone a case was read under.
+var localZoneNote = regexp.MustCompile(`local timezone ([A-Za-z]+/[A-Za-z_]+)`)
 
 // unsupportedFixtures read with an error naming the feature lakesql does not
 // support yet (see the README's compatibility table).
@@ -135,6 +140,13 @@ func runCase(t *testing.T, root, name, tablePath string, c expectedCase) {
 	}
 	if c.Tag != nil {
 		spec.Tag = *c.Tag
+	}
+	if m := localZoneNote.FindStringSubmatch(c.Note); m != nil {
+		loc, err := time.LoadLocation(m[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec.TimeZone = loc
 	}
 	want, wantUnsupported := unsupportedFixtures[name]
 	plan, err := planCase(ctx, tbl, spec, c)
