@@ -12,13 +12,18 @@
 // supported. ORC manifests (manifest.format=orc) are detected by their magic
 // and rejected with ErrUnsupported.
 //
-// The Avro object container is parsed by this package (ocf.go) rather than by
-// hamba/avro's ocf.Decoder, because the latter allocates block buffers of any
-// size read from the file and panics on a negative size; every length here is
-// checked against the input. Record bodies are decoded with hamba/avro's
-// reflection-free-after-warmup codecs, driven by the file's writer schema.
+// Reading does not use hamba/avro's ocf.Decoder or its reflection codecs:
+// ocf.Decoder allocates block buffers of any size read from the file (and
+// panics on a negative one), and hamba's skip decoders loop over array
+// counts read from the file without a bound. Instead the container is parsed
+// here (ocf.go, every length checked against the input) and the writer
+// schema, parsed with hamba/avro, is compiled once per distinct schema string
+// into a list of per-field decode/skip operations (avro_resolve.go,
+// avro_records.go). hamba's schema parser panics on some malformed schemas
+// (an empty union with a default; see TestHambaParserPanicOnEmptyUnion), so
+// parseSchema recovers; that is the only recover in the package.
 //
-// Writing. The writers emit exactly the 1.3.1 shapes: the embedded
+// Writing uses hamba/avro's ocf.Encoder. The writers emit exactly the 1.3.1 shapes: the embedded
 // avro.schema string is the very string Java embeds (schemas.go), records
 // are named org.apache.paimon.avro.generated.record, record__FILE, ..., and
 // the codec is zstandard unless configured otherwise.
