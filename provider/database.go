@@ -1,0 +1,135 @@
+package provider
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/lakesql/lakesql/internal/storage"
+	"github.com/lakesql/lakesql/lsmread"
+	"github.com/lakesql/lakesql/snapshot"
+)
+
+// Database is one Paimon database (a <name>.db folder).
+type Database struct {
+	p    *Provider
+	name string
+	st   storage.Storage // rooted at <name>.db
+}
+
+var (
+	_ sql.Database          = (*Database)(nil)
+	_ sql.VersionedDatabase = (*Database)(nil)
+)
+
+// Name implements sql.Nameable.
+func (d *Database) Name() string { return d.name }
+
+// GetTableNames implements sql.Database.
+func (d *Database) GetTableNames(ctx *sql.Context) ([]string, error) {
+	return listTables(ctx, d.p.st, d.name)
+}
+
+// GetTableNamesAsOf implements sql.VersionedDatabase.
+func (d *Database) GetTableNamesAsOf(ctx *sql.Context, asOf any) ([]string, error) {
+	return d.GetTableNames(ctx)
+}
+
+// GetTableInsensitive implements sql.Database.
+func (d *Database) GetTableInsensitive(ctx *sql.Context, name string) (sql.Table, bool, error) {
+	return d.table(ctx, name, lsmread.TimeTravel{})
+}
+
+// GetTableInsensitiveAsOf implements sql.VersionedDatabase. GMS hands the
+// AS OF value over as a string ("3", "tag-name") or a time.Time.
+func (d *Database) GetTableInsensitiveAsOf(ctx *sql.Context, name string, asOf any) (sql.Table, bool, error) {
+	tt, err := parseAsOf(asOf)
+	if err != nil {
+		return nil, false, err
+	}
+	return d.table(ctx, name, tt)
+}
+
+// parseAsOf turns an AS OF value into a time travel: digits are a snapshot
+// id, other text a tag name, a time the snapshot current at that time.
+func parseAsOf(asOf any) (lsmread.TimeTravel, error) {
+	switch v := asOf.(type) {
+	case nil:
+		return lsmread.TimeTravel{}, nil
+	case string:
+		s := strings.TrimSpace(v)
+		if id, err := strconv.ParseInt(s, 10, 64); err == nil {
+			if id <= 0 {
+				return lsmread.TimeTravel{}, fmt.Errorf("AS OF %s: snapshot ids start at 1", s)
+			}
+			return lsmread.TimeTravel{SnapshotID: snapshot.SnapshotID(id)}, nil
+		}
+		if s == "" {
+			return lsmread.TimeTravel{}, fmt.Errorf("AS OF '': empty tag name")
+		}
+		return lsmread.TimeTravel{Tag: s}, nil
+	case time.Time:
+		ms := v.UnixMilli()
+		return lsmread.TimeTravel{TimeMillis: &ms}, nil
+	case int, int8, int16, int32, int64, uint8, uint16, uint32, uint64:
+		return parseAsOf(fmt.Sprint(v))
+	}
+	return lsmread.TimeTravel{}, fmt.Errorf("AS OF value %v of type %T is not a snapshot id, tag name or timestamp", asOf, asOf)
+}
+
+// table resolves a table name: plain tables, `t$ro`, `t$branch_NAME` and the
+// system tables `t$snapshots` etc.
+func (d *Database) table(ctx *sql.Context, name string, tt lsmread.TimeTravel) (sql.Table, bool, error) {
+	base, sys, _ := strings.Cut(name, "$")
+	names, err := d.GetTableNames(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	real := ""
+	for _, n := range names {
+		if strings.EqualFold(n, base) {
+			real = n
+			break
+		}
+	}
+	if real == "" {
+		return nil, false, nil
+	}
+	lt := lsmread.OpenTable(d.st.Sub(real), "")
+	sysName := strings.ToLower(sys)
+	switch {
+	case sys == "":
+		t, err := newTable(ctx, d, real, lt, tt, "")
+		if err != nil {
+			return nil, false, err
+		}
+		return t, true, nil
+	case sysName == "ro":
+		t, err := newTable(ctx, d, real, lt, tt, "ro")
+		if err != nil {
+			return nil, false, err
+		}
+		return t, true, nil
+	case strings.HasPrefix(sysName, "branch_"):
+		bt, err := lt.Branch(ctx, sys[len("branch_"):])
+		if err != nil {
+			return nil, false, mapError(err)
+		}
+		t, err := newTable(ctx, d, real, bt, tt, sys)
+		if err != nil {
+			return nil, false, err
+		}
+		return t, true, nil
+	}
+	t, err := newSystemTable(ctx, d, real, sysName, lt, tt)
+	if err != nil {
+		return nil, false, err
+	}
+	if t == nil {
+		return nil, false, nil
+	}
+	return t, true, nil
+}

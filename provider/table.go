@@ -1,0 +1,377 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/lakesql/lakesql/internal/schema"
+	"github.com/lakesql/lakesql/lsmread"
+)
+
+// Table is a Paimon table (or its $ro view, or a branch) as a GMS table,
+// possibly at a past snapshot. Copies made by WithProjections and filter
+// pushdown share nothing mutable.
+type Table struct {
+	db    *Database
+	name  string // as addressed, e.g. t, t$ro, t$branch_b
+	base  string // the table folder name
+	lt    *lsmread.Table
+	tt    lsmread.TimeTravel
+	ro    bool
+	sch   *schema.TableSchema
+	full  sql.Schema // every column
+	cols  []string   // projected column names (nil = all)
+	types []*schema.DataType
+
+	filter      lsmread.Predicate
+	filterExprs []sql.Expression
+
+	mu   sync.Mutex
+	plan *lsmread.Plan
+}
+
+var (
+	_ sql.Table           = (*Table)(nil)
+	_ sql.ProjectedTable  = (*Table)(nil)
+	_ sql.PrimaryKeyTable = (*Table)(nil)
+	_ sql.CommentedTable  = (*Table)(nil)
+	_ sql.FilteredTable   = (*Table)(nil)
+)
+
+func newTable(ctx *sql.Context, d *Database, base string, lt *lsmread.Table, tt lsmread.TimeTravel, suffix string) (*Table, error) {
+	name := base
+	if suffix != "" {
+		name = base + "$" + suffix
+	}
+	t := &Table{db: d, name: name, base: base, lt: lt, tt: tt, ro: suffix == "ro"}
+	var err error
+	if tt != (lsmread.TimeTravel{}) {
+		snap, err := lt.ResolveSnapshot(ctx, tt)
+		if err != nil {
+			return nil, mapError(fmt.Errorf("table %s: %w", name, err))
+		}
+		t.sch, err = lt.Schemas().Schema(ctx, snap.SchemaID)
+		if err != nil {
+			return nil, mapError(err)
+		}
+	} else if t.sch, err = lt.LatestSchema(ctx); err != nil {
+		return nil, mapError(fmt.Errorf("table %s: %w", name, err))
+	}
+	pk := map[string]bool{}
+	for _, k := range t.sch.PrimaryKeys {
+		pk[k] = true
+	}
+	for i := range t.sch.Fields {
+		f := &t.sch.Fields[i]
+		st, err := sqlType(&f.Type)
+		if err != nil {
+			return nil, mapError(fmt.Errorf("table %s column %s: %w", name, f.Name, err))
+		}
+		comment := ""
+		if f.Description != nil {
+			comment = *f.Description
+		}
+		t.full = append(t.full, &sql.Column{
+			Name: f.Name, Type: st, Nullable: f.Type.Nullable, Source: name, DatabaseSource: d.name,
+			PrimaryKey: pk[f.Name], Comment: comment,
+		})
+		t.types = append(t.types, &f.Type)
+	}
+	return t, nil
+}
+
+// Name implements sql.Nameable.
+func (t *Table) Name() string { return t.name }
+
+// String implements fmt.Stringer.
+func (t *Table) String() string { return t.name }
+
+// Collation implements sql.Table.
+func (t *Table) Collation() sql.CollationID { return sql.Collation_Default }
+
+// Comment shows the Paimon layout (SHOW CREATE TABLE, information_schema).
+func (t *Table) Comment() string {
+	var parts []string
+	if t.sch.Comment != nil && *t.sch.Comment != "" {
+		parts = append(parts, *t.sch.Comment)
+	}
+	if len(t.sch.PartitionKeys) > 0 {
+		parts = append(parts, "PARTITIONED BY ("+strings.Join(t.sch.PartitionKeys, ", ")+")")
+	}
+	if len(t.sch.Options) > 0 {
+		keys := make([]string, 0, len(t.sch.Options))
+		for k := range t.sch.Options {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		kv := make([]string, len(keys))
+		for i, k := range keys {
+			kv[i] = fmt.Sprintf("'%s'='%s'", k, t.sch.Options[k])
+		}
+		parts = append(parts, "WITH ("+strings.Join(kv, ", ")+")")
+	}
+	return strings.Join(parts, " ")
+}
+
+// Schema implements sql.Table: the projected columns, in projection order.
+func (t *Table) Schema() sql.Schema {
+	if t.cols == nil {
+		return t.full
+	}
+	out := make(sql.Schema, 0, len(t.cols))
+	for _, c := range t.cols {
+		if i := t.full.IndexOfColName(c); i >= 0 {
+			out = append(out, t.full[i])
+		}
+	}
+	return out
+}
+
+// PrimaryKeySchema implements sql.PrimaryKeyTable.
+func (t *Table) PrimaryKeySchema() sql.PrimaryKeySchema {
+	ords := make([]int, 0, len(t.sch.PrimaryKeys))
+	for _, k := range t.sch.PrimaryKeys {
+		ords = append(ords, t.sch.FieldIndex(k))
+	}
+	return sql.NewPrimaryKeySchema(t.full, ords...)
+}
+
+// WithProjections implements sql.ProjectedTable.
+func (t *Table) WithProjections(colNames []string) sql.Table {
+	c := t.copy()
+	c.cols = make([]string, 0, len(colNames))
+	for _, n := range colNames {
+		if i := t.full.IndexOfColName(n); i >= 0 {
+			c.cols = append(c.cols, t.full[i].Name)
+		}
+	}
+	return c
+}
+
+// Projections implements sql.ProjectedTable.
+func (t *Table) Projections() []string { return t.cols }
+
+// Filters implements sql.FilteredTable: the filters pushed into the scan,
+// followed by what planning pruned (EXPLAIN shows them).
+func (t *Table) Filters() []sql.Expression {
+	if len(t.filterExprs) == 0 {
+		return nil
+	}
+	out := append([]sql.Expression(nil), t.filterExprs...)
+	if p, err := t.planFor(context.Background()); err == nil {
+		out = append(out, pruneNote(p.Stats))
+	}
+	return out
+}
+
+// HandledFilters implements sql.FilteredTable: none; GMS keeps evaluating
+// every filter above the scan.
+func (t *Table) HandledFilters(filters []sql.Expression) []sql.Expression { return nil }
+
+// WithFilters implements sql.FilteredTable (never called by GMS v0.20.0;
+// the pushdown rule calls withPushedFilters).
+func (t *Table) WithFilters(ctx *sql.Context, filters []sql.Expression) sql.Table {
+	return t.withPushedFilters(filters)
+}
+
+func (t *Table) copy() *Table {
+	return &Table{db: t.db, name: t.name, base: t.base, lt: t.lt, tt: t.tt, ro: t.ro, sch: t.sch, full: t.full,
+		cols: t.cols, types: t.types, filter: t.filter, filterExprs: t.filterExprs}
+}
+
+func (t *Table) scanSpec() lsmread.ScanSpec {
+	return lsmread.ScanSpec{TimeTravel: t.tt, Projection: t.cols, Filter: t.filter, ReadOptimized: t.ro}
+}
+
+// planFor plans the scan once per table object.
+func (t *Table) planFor(ctx context.Context) (*lsmread.Plan, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.plan != nil {
+		return t.plan, nil
+	}
+	p, err := t.lt.Plan(ctx, t.scanSpec())
+	if err != nil {
+		return nil, mapError(fmt.Errorf("table %s: %w", t.name, err))
+	}
+	t.plan = p
+	return p, nil
+}
+
+// scanPartition is the single GMS partition of a scan: its row iterator reads
+// the plan's splits in parallel.
+type scanPartition struct{ plan *lsmread.Plan }
+
+func (scanPartition) Key() []byte { return []byte("scan") }
+
+// Partitions implements sql.Table. Planning happens here (GMS drains
+// partitions one by one, so the splits are read in parallel inside the one
+// partition's iterator).
+func (t *Table) Partitions(ctx *sql.Context) (sql.PartitionIter, error) {
+	p, err := t.lt.Plan(ctx, t.scanSpec())
+	if err != nil {
+		return nil, mapError(fmt.Errorf("table %s: %w", t.name, err))
+	}
+	return sql.PartitionsToPartitionIter(scanPartition{plan: p}), nil
+}
+
+// PartitionRows implements sql.Table.
+func (t *Table) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter, error) {
+	sp, ok := part.(scanPartition)
+	if !ok {
+		return nil, fmt.Errorf("provider: unexpected partition %T", part)
+	}
+	r, err := sp.plan.NewReader()
+	if err != nil {
+		return nil, mapError(err)
+	}
+	out, err := sp.plan.Schema.ProjectedFields(sp.plan.Spec.Projection)
+	if sp.plan.Spec.Projection == nil {
+		out, err = sp.plan.Schema.Fields, nil
+	}
+	if err != nil {
+		return nil, mapError(err)
+	}
+	types := make([]*schema.DataType, len(out))
+	for i := range out {
+		types[i] = &out[i].Type
+	}
+	return newParallelIter(ctx, r, sp.plan.Splits, types), nil
+}
+
+// parallelIter reads splits with up to GOMAXPROCS workers. Rows of one split
+// stay together in order; splits interleave. Close (or the context ending)
+// stops the workers and waits for them.
+type parallelIter struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	rows   chan []sql.Row
+	errc   chan error
+	wg     sync.WaitGroup
+	batch  []sql.Row
+	i      int
+	err    error
+}
+
+const rowBatch = 256
+
+func newParallelIter(ctx *sql.Context, r *lsmread.Reader, splits []*lsmread.DataSplit, types []*schema.DataType) *parallelIter {
+	cctx, cancel := context.WithCancel(ctx)
+	it := &parallelIter{ctx: cctx, cancel: cancel, rows: make(chan []sql.Row, 4), errc: make(chan error, 1)}
+	work := make(chan *lsmread.DataSplit)
+	n := min(runtime.GOMAXPROCS(0), max(len(splits), 1))
+	for w := 0; w < n; w++ {
+		it.wg.Add(1)
+		go func() {
+			defer it.wg.Done()
+			for s := range work {
+				if err := it.readSplit(r, s, types); err != nil {
+					select {
+					case it.errc <- err:
+					default:
+					}
+					cancel()
+					return
+				}
+			}
+		}()
+	}
+	go func() {
+		defer close(work)
+		for _, s := range splits {
+			select {
+			case work <- s:
+			case <-cctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		it.wg.Wait()
+		close(it.rows)
+	}()
+	return it
+}
+
+func (it *parallelIter) readSplit(r *lsmread.Reader, s *lsmread.DataSplit, types []*schema.DataType) error {
+	ri, err := r.Read(it.ctx, s)
+	if err != nil {
+		return mapError(err)
+	}
+	defer ri.Close()
+	batch := make([]sql.Row, 0, rowBatch)
+	flush := func() bool {
+		if len(batch) == 0 {
+			return true
+		}
+		select {
+		case it.rows <- batch:
+			batch = make([]sql.Row, 0, rowBatch)
+			return true
+		case <-it.ctx.Done():
+			return false
+		}
+	}
+	for {
+		row, err := ri.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return mapError(err)
+		}
+		for i, v := range row {
+			if row[i], err = toSQL(types[i], v); err != nil {
+				return err
+			}
+		}
+		batch = append(batch, sql.Row(row))
+		if len(batch) == rowBatch && !flush() {
+			return nil
+		}
+	}
+	flush()
+	return ri.Close()
+}
+
+// Next implements sql.RowIter.
+func (it *parallelIter) Next(ctx *sql.Context) (sql.Row, error) {
+	for it.i >= len(it.batch) {
+		b, ok := <-it.rows
+		if !ok {
+			select {
+			case err := <-it.errc:
+				it.err = err
+			default:
+			}
+			if it.err != nil {
+				return nil, it.err
+			}
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			return nil, io.EOF
+		}
+		it.batch, it.i = b, 0
+	}
+	row := it.batch[it.i]
+	it.i++
+	return row, nil
+}
+
+// Close implements sql.RowIter: it stops the workers and waits for them.
+func (it *parallelIter) Close(*sql.Context) error {
+	it.cancel()
+	for range it.rows {
+	}
+	it.wg.Wait()
+	return nil
+}
