@@ -53,7 +53,9 @@ func (t *Table) WithExternalResolver(open func(ctx context.Context, url string) 
 // Branch returns another branch of the same table.
 func (t *Table) Branch(ctx context.Context, name string) (*Table, error) {
 	if name == "" || snapshot.IsMainBranch(name) {
-		return OpenTable(t.store, snapshot.MainBranch), nil
+		m := OpenTable(t.store, snapshot.MainBranch)
+		m.resolveExternal = t.resolveExternal
+		return m, nil
 	}
 	ok, err := t.branches.Exists(ctx, name)
 	if err != nil {
