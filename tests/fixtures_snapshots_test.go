@@ -133,7 +133,7 @@ var unsupportedSnapshotFixtures = map[string]string{
 
 type snapTotals struct {
 	tables, snapshots, read, unsupported, exact, exactRO, tags int
-	rows                                                     int64
+	rows                                                       int64
 }
 
 func (s *snapTotals) add(o snapTotals) {
