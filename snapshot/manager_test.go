@@ -135,6 +135,15 @@ func TestFixtureTablesSnapshots(t *testing.T) {
 			if err != nil || latestSchema.ID < latest.SchemaID {
 				t.Errorf("%s/%s: latest schema %v, %v below snapshot's %d", name, branch, latestSchema, err, latest.SchemaID)
 			}
+			all, err := sm.All(ctx)
+			if err != nil || len(all) != len(ids) {
+				t.Fatalf("%s/%s: All = %d snapshots, %v", name, branch, len(all), err)
+			}
+			for i, s := range all {
+				if s.ID != ids[i] {
+					t.Errorf("%s/%s: All[%d] = %d", name, branch, i, s.ID)
+				}
+			}
 			if ok, err := sm.Exists(ctx, latest.ID+1); err != nil || ok {
 				t.Errorf("%s/%s: Exists(latest+1) = %v, %v", name, branch, ok, err)
 			}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/lakesql/lakesql/internal/storage"
 )
 
@@ -281,4 +283,31 @@ func (m *SnapshotManager) EarlierOrEqualTime(ctx context.Context, millis int64) 
 
 func formatMillis(ms int64) string {
 	return fmt.Sprintf("%d (%s)", ms, time.UnixMilli(ms).UTC().Format("2006-01-02 15:04:05.000 UTC"))
+}
+
+// All reads every snapshot, ascending by id (the rows of $snapshots).
+// Snapshots expired between listing and reading are skipped. Reads run
+// with a bounded fan-out.
+func (m *SnapshotManager) All(ctx context.Context) ([]*Snapshot, error) {
+	ids, err := m.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Snapshot, len(ids))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(8)
+	for i, id := range ids {
+		g.Go(func() error {
+			s, err := m.read(gctx, id)
+			if errors.Is(err, storage.ErrNotExist) {
+				return nil
+			}
+			out[i] = s
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(out, func(s *Snapshot) bool { return s == nil }), nil
 }

@@ -14,7 +14,7 @@ import (
 
 // fixtureSnapshotFiles returns every snapshot-N file of every fixture
 // table, branches included.
-func fixtureSnapshotFiles(t *testing.T) []string {
+func fixtureSnapshotFiles(t testing.TB) []string {
 	t.Helper()
 	var files []string
 	for _, dir := range testutil.FixtureTables(t) {
@@ -280,7 +280,7 @@ func TestCommitKindNames(t *testing.T) {
 }
 
 func FuzzDecodeSnapshot(f *testing.F) {
-	for _, file := range fixtureSnapshotFiles(&testing.T{}) {
+	for _, file := range fixtureSnapshotFiles(f) {
 		if data, err := os.ReadFile(file); err == nil {
 			f.Add(data)
 		}

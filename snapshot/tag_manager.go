@@ -121,3 +121,30 @@ func (m *TagManager) Delete(ctx context.Context, name string) error {
 	}
 	return nil
 }
+
+// NamedTag is a tag with its name.
+type NamedTag struct {
+	Name string
+	*Tag
+}
+
+// All reads every tag, sorted by name (the rows of $tags). Tags deleted
+// between listing and reading are skipped.
+func (m *TagManager) All(ctx context.Context) ([]NamedTag, error) {
+	names, err := m.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]NamedTag, 0, len(names))
+	for _, name := range names {
+		t, err := m.Get(ctx, name)
+		if errors.Is(err, ErrTagNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, NamedTag{Name: name, Tag: t})
+	}
+	return out, nil
+}
