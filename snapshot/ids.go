@@ -3,8 +3,6 @@ package snapshot
 import (
 	"fmt"
 	"strconv"
-
-	"github.com/lakesql/lakesql/internal/schema"
 )
 
 // SnapshotID identifies a snapshot; the first snapshot of a table is 1
@@ -16,9 +14,6 @@ const FirstSnapshotID SnapshotID = 1
 
 // String returns the decimal id, as used in file names.
 func (id SnapshotID) String() string { return strconv.FormatInt(int64(id), 10) }
-
-// schemaID is the type of Snapshot.SchemaID.
-type schemaID = schema.SchemaID
 
 // CommitKind mirrors org.apache.paimon.Snapshot.CommitKind: what a commit
 // did. It is written as its name ("APPEND", ...).

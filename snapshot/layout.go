@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/lakesql/lakesql/internal/schema"
 )
 
 // File names and paths of the table metadata, relative to the table root
@@ -102,16 +104,18 @@ func HintPath(branch, hint string) string { return join(SnapshotDir(branch), hin
 func SchemaDir(branch string) string { return join(BranchDir(branch), schemaDirName) }
 
 // SchemaFileName is "schema-<id>".
-func SchemaFileName(id schemaID) string { return schemaPrefix + strconv.FormatInt(int64(id), 10) }
+func SchemaFileName(id schema.SchemaID) string {
+	return schemaPrefix + strconv.FormatInt(int64(id), 10)
+}
 
 // ParseSchemaFileName parses "schema-<id>".
-func ParseSchemaFileName(name string) (schemaID, bool) {
+func ParseSchemaFileName(name string) (schema.SchemaID, bool) {
 	n, ok := parseVersioned(name, schemaPrefix)
-	return schemaID(n), ok
+	return schema.SchemaID(n), ok
 }
 
 // SchemaPath is the path of schema id of a branch.
-func SchemaPath(branch string, id schemaID) string {
+func SchemaPath(branch string, id schema.SchemaID) string {
 	return join(SchemaDir(branch), SchemaFileName(id))
 }
 

@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+
+	"github.com/lakesql/lakesql/internal/schema"
 )
 
 // CurrentSnapshotVersion is the snapshot format version Java Paimon 1.x
@@ -34,7 +36,7 @@ type Snapshot struct {
 	// ID is the snapshot id, the N of snapshot-N.
 	ID SnapshotID
 	// SchemaID is the latest schema id at commit time.
-	SchemaID schemaID
+	SchemaID schema.SchemaID
 	// BaseManifestList names (file name, not path) the manifest list of
 	// every file live before this commit.
 	BaseManifestList string
@@ -224,7 +226,7 @@ var snapshotFields = []fieldCodec{
 		isDefault: func(t *Tag) bool { return t.SchemaID == 0 },
 		decode: func(t *Tag, v jsonValue) error {
 			n, err := fieldInt64("schemaId", v)
-			t.SchemaID = schemaID(n)
+			t.SchemaID = schema.SchemaID(n)
 			return err
 		},
 		encode: func(w *jsonWriter, t *Tag, _ int) { w.int64(int64(t.SchemaID)) },
