@@ -14,8 +14,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/lakesql/lakesql/internal/storage"
 	"github.com/lakesql/lakesql/internal/testutil"
+	"github.com/lakesql/lakesql/snapshot"
 )
 
 type liveFile struct {
@@ -458,5 +461,31 @@ func copyTree(t *testing.T, src, dst string) {
 				t.Fatal(err)
 			}
 		}
+	}
+}
+
+func TestInspectTags(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	copyTree(t, fixture(t, "pk_09"), dir)
+	st, err := storage.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	s5, err := snapshot.NewSnapshotManager(st, snapshot.MainBranch).Snapshot(ctx, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep := 90 * time.Minute
+	if err := snapshot.NewTagManager(st, snapshot.MainBranch).Create(ctx, "nightly", s5, &keep, time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runInspect(t, dir)
+	if err != nil {
+		t.Fatalf("inspect: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "Tags (1)") || !regexp.MustCompile(`(?m)^  nightly\s+5\s+0\s+\S+\s+14\s+PT1H30M$`).MatchString(out) {
+		t.Errorf("tag row missing:\n%s", out)
 	}
 }
