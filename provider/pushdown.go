@@ -325,6 +325,9 @@ func equalFold(a, b string) bool {
 	return true
 }
 
+// pruneNoteText is a note shown among a table's filters in EXPLAIN.
+func pruneNoteText(s string) sql.Expression { return expression.NewLiteral(s, types.LongText) }
+
 // pruneNote prints what planning pruned, in EXPLAIN output.
 func pruneNote(s lsmread.PlanStats) sql.Expression {
 	return expression.NewLiteral(fmt.Sprintf("pruned: files %d of %d, manifests %d of %d, buckets %d; splits %d",

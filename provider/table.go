@@ -165,6 +165,9 @@ func (t *Table) Filters() []sql.Expression {
 	if len(t.filterExprs) == 0 {
 		return nil
 	}
+	if t.filter == nil {
+		return t.filterExprs
+	}
 	out := append([]sql.Expression(nil), t.filterExprs...)
 	if p, err := t.planFor(context.Background()); err == nil {
 		out = append(out, pruneNote(p.Stats))
