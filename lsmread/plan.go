@@ -186,7 +186,7 @@ func (p *Plan) newPartitionFilter() (*partitionFilter, error) {
 			if j < 0 {
 				return nil, fmt.Errorf("%w: %q is not a partition column", ErrInvalidScan, name)
 			}
-			v, err := ParsePartitionSpecValue(&pf.fields[j].Type, text, p.Core.PartitionDefaultName)
+			v, err := schema.ParsePartitionSpecValue(&pf.fields[j].Type, text, p.Core.PartitionDefaultName)
 			if err != nil {
 				return nil, fmt.Errorf("%w: partition value %q for %s: %w", ErrInvalidScan, text, name, err)
 			}
@@ -365,7 +365,7 @@ func (p *Plan) planSplits(ctx context.Context) error {
 		if raw {
 			split.Mode = ReadRaw
 		}
-		split.PartitionPath, err = PartitionPath(pf.fields, split.PartitionValues, p.Core.PartitionDefaultName, p.Core.PartitionLegacyName)
+		split.PartitionPath, err = schema.PartitionPath(pf.fields, split.PartitionValues, p.Core.PartitionDefaultName, p.Core.PartitionLegacyName)
 		if err != nil {
 			return err
 		}
@@ -478,7 +478,7 @@ func (p *Plan) loadDeletionFiles(ctx context.Context) (map[bucketKey]map[string]
 			if err != nil {
 				return nil, fmt.Errorf("lsmread: index manifest %s: %w", name, err)
 			}
-			pp, err := PartitionPath(p.Schema.PartitionFields(), vals, p.Core.PartitionDefaultName, p.Core.PartitionLegacyName)
+			pp, err := schema.PartitionPath(p.Schema.PartitionFields(), vals, p.Core.PartitionDefaultName, p.Core.PartitionLegacyName)
 			if err != nil {
 				return nil, err
 			}

@@ -599,7 +599,7 @@ func (m *metaChecker) bucketPath(ts *schema.TableSchema, part []any, bucket mani
 	if err != nil {
 		m.t.Fatal(err)
 	}
-	pp, err := lsmread.PartitionPath(ts.PartitionFields(), part, ts.Options.PartitionDefaultName(), legacy)
+	pp, err := schema.PartitionPath(ts.PartitionFields(), part, ts.Options.PartitionDefaultName(), legacy)
 	if err != nil {
 		m.t.Fatalf("partition path of %v: %v", part, err)
 	}

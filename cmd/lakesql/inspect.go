@@ -516,7 +516,7 @@ func (in *inspector) describePartition(g *fileGroup, schemaID int64) error {
 	if err != nil {
 		return err
 	}
-	g.path, err = lsmread.PartitionPath(fields, vals, s.Options.PartitionDefaultName(), legacy)
+	g.path, err = schema.PartitionPath(fields, vals, s.Options.PartitionDefaultName(), legacy)
 	return err
 }
 

@@ -1,11 +1,9 @@
-package lsmread
+package schema
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
-
-	"github.com/lakesql/lakesql/internal/schema"
 )
 
 // PartitionPath is the folder of a partition, relative to the table root,
@@ -14,7 +12,7 @@ import (
 // a NULL or blank value becomes the default partition name; with legacy names
 // (the default) a value is the Java toString of its internal form (DATE as
 // epoch days), otherwise its SQL string cast.
-func PartitionPath(fields []schema.DataField, values []any, defaultName string, legacy bool) (string, error) {
+func PartitionPath(fields []DataField, values []any, defaultName string, legacy bool) (string, error) {
 	if len(fields) == 0 {
 		return "", nil
 	}
@@ -34,7 +32,7 @@ func PartitionPath(fields []schema.DataField, values []any, defaultName string, 
 
 // PartitionValueString is the unescaped text of one partition value in a
 // partition path.
-func PartitionValueString(t *schema.DataType, v any, defaultName string, legacy bool) (string, error) {
+func PartitionValueString(t *DataType, v any, defaultName string, legacy bool) (string, error) {
 	if v == nil {
 		return defaultName, nil
 	}
@@ -42,20 +40,20 @@ func PartitionValueString(t *schema.DataType, v any, defaultName string, legacy 
 	switch x := v.(type) {
 	case string:
 		s = x
-	case schema.Date:
+	case Date:
 		if legacy {
 			s = strconv.Itoa(int(x))
 		} else {
 			s = x.String()
 		}
-	case schema.Timestamp:
+	case Timestamp:
 		s = x.String()
-	case schema.Decimal:
+	case Decimal:
 		s = x.String()
 	case float32:
-		s = schema.JavaFloatString(x)
+		s = JavaFloatString(x)
 	case float64:
-		s = schema.JavaDoubleString(x)
+		s = JavaDoubleString(x)
 	case []byte:
 		s = string(x)
 	default:
@@ -95,10 +93,10 @@ func needsEscape(c byte) bool {
 // ParsePartitionSpecValue converts the text of a partition spec value (as a
 // user writes it, e.g. in a partition filter) to a typed value: the default
 // partition name means NULL.
-func ParsePartitionSpecValue(t *schema.DataType, s, defaultName string) (any, error) {
+func ParsePartitionSpecValue(t *DataType, s, defaultName string) (any, error) {
 	if s == defaultName {
 		return nil, nil
 	}
-	str := schema.StringType()
-	return schema.CastValue(s, &str, t)
+	str := StringType()
+	return CastValue(s, &str, t)
 }
