@@ -139,6 +139,15 @@ func OpenParquet(f storage.File, cols []Column, opts ReadOptions) (r *ParquetRea
 		if g.NumRows < 0 || len(g.Columns) != nleaves {
 			return nil, fmt.Errorf("%w: row group %d has %d rows and %d column chunks for %d leaves", ErrCorrupt, i, g.NumRows, len(g.Columns), nleaves)
 		}
+		for j := range g.Columns {
+			cm := &g.Columns[j].MetaData
+			if cm.TotalCompressedSize < 0 || cm.TotalCompressedSize > size ||
+				cm.DataPageOffset < 4 || cm.DataPageOffset >= size ||
+				cm.DictionaryPageOffset < 0 || cm.DictionaryPageOffset >= size ||
+				cm.NumValues < 0 || cm.TotalUncompressedSize < 0 {
+				return nil, fmt.Errorf("%w: row group %d column %d: chunk metadata outside the file", ErrCorrupt, i, j)
+			}
+		}
 		r.firstRow[i] = total
 		total += g.NumRows
 	}
