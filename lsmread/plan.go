@@ -35,10 +35,20 @@ type ScanSpec struct {
 	// ReadOptimized reads only files that need no merging ($ro): the top
 	// level of primary-key tables (levels ≥ 1 with deletion vectors).
 	ReadOptimized bool
+	// Delta, when set, reads the files that the APPEND snapshots in
+	// (After, Upto] added (their delta manifests) as they are, without
+	// merging: every record they hold, retractions included. Conflict
+	// detection and streaming-style reads use it. TimeTravel is ignored.
+	Delta *DeltaRange
 	// TimeZone is the session time zone used by schema-evolution casts
 	// between TIMESTAMP, TIMESTAMP_LTZ, numbers, dates and strings; nil is
 	// UTC.
 	TimeZone *time.Location
+}
+
+// DeltaRange is a range of snapshots (After, Upto].
+type DeltaRange struct {
+	After, Upto snapshot.SnapshotID
 }
 
 // PlanStats counts what planning read and pruned (EXPLAIN shows them).
@@ -68,14 +78,18 @@ type Plan struct {
 
 // Plan resolves the snapshot and lists the splits to read.
 func (t *Table) Plan(ctx context.Context, spec ScanSpec) (*Plan, error) {
-	snap, err := t.ResolveSnapshot(ctx, spec.TimeTravel)
+	tt := spec.TimeTravel
+	if spec.Delta != nil {
+		tt = TimeTravel{SnapshotID: spec.Delta.Upto}
+	}
+	snap, err := t.ResolveSnapshot(ctx, tt)
 	if err != nil {
 		return nil, err
 	}
 	// Like Java, a read of the latest snapshot uses the table's latest
 	// schema, and time travel uses the schema the snapshot was written with.
 	var sch *schema.TableSchema
-	if snap != nil && spec.TimeTravel.count() > 0 {
+	if snap != nil && spec.TimeTravel.count() > 0 && spec.Delta == nil {
 		sch, err = t.schemas.Schema(ctx, snap.SchemaID)
 	} else {
 		sch, err = t.schemas.Latest(ctx)
@@ -134,7 +148,7 @@ func (p *Plan) isPK() bool { return len(p.Schema.PrimaryKeys) > 0 }
 
 // rawPK reports whether a primary-key table is read without merging.
 func (p *Plan) rawPK() bool {
-	return p.Core.DeletionVectorsEnabled || p.Core.MergeEngine == schema.MergeEngineFirstRow || p.Spec.ReadOptimized
+	return p.Spec.Delta != nil || p.Core.DeletionVectorsEnabled || p.Core.MergeEngine == schema.MergeEngineFirstRow || p.Spec.ReadOptimized
 }
 
 // projection returns the indexes of the projected fields in p.Schema.Fields.
@@ -269,8 +283,22 @@ func (p *Plan) planSplits(ctx context.Context) error {
 		return err
 	}
 	st := p.Table.store
+	lists := []string{p.Snapshot.BaseManifestList, p.Snapshot.DeltaManifestList}
+	if d := p.Spec.Delta; d != nil {
+		lists = nil
+		for id := d.After + 1; id <= d.Upto; id++ {
+			s, err := p.Table.snapshots.Snapshot(ctx, id)
+			if err != nil {
+				return err
+			}
+			if s.CommitKind == snapshot.CommitKindCompact {
+				continue // compaction rewrites, it does not change rows
+			}
+			lists = append(lists, s.DeltaManifestList)
+		}
+	}
 	var metas []manifest.ManifestFileMeta
-	for _, list := range []string{p.Snapshot.BaseManifestList, p.Snapshot.DeltaManifestList} {
+	for _, list := range lists {
 		data, err := st.ReadAll(ctx, manifest.Path(list))
 		if err != nil {
 			return fmt.Errorf("lsmread: read manifest list %s: %w", list, err)
@@ -322,7 +350,10 @@ func (p *Plan) planSplits(ctx context.Context) error {
 			if !keep || p.Spec.Bucket != nil && int(e.Bucket) != *p.Spec.Bucket {
 				continue
 			}
-			if p.isPK() && raw && e.File.Level == 0 && !p.Spec.ReadOptimized {
+			if p.Spec.Delta != nil && e.Kind != manifest.FileKindAdd {
+				continue
+			}
+			if p.isPK() && raw && e.File.Level == 0 && !p.Spec.ReadOptimized && p.Spec.Delta == nil {
 				continue // level-0 files are not visible to batch reads here
 			}
 			if err := merger.Add(e); err != nil {
@@ -343,7 +374,10 @@ func (p *Plan) planSplits(ctx context.Context) error {
 		}
 		groups[k] = append(groups[k], e)
 	}
-	dvs, err := p.loadDeletionFiles(ctx)
+	var dvs map[bucketKey]map[string]*DeletionFile
+	if p.Spec.Delta == nil {
+		dvs, err = p.loadDeletionFiles(ctx)
+	}
 	if err != nil {
 		return err
 	}

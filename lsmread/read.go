@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/lakesql/lakesql/internal/binaryrow"
@@ -187,12 +188,23 @@ func (r *Reader) openPath(ctx context.Context, split *DataSplit, f *manifest.Dat
 }
 
 // openURL opens a file by absolute URL (external data and index paths).
+// Java writes local ones as FILE:/dir/file or file:/dir/file.
 func openURL(ctx context.Context, url string) (storage.File, error) {
 	i := strings.LastIndexByte(url, '/')
 	if i < 0 {
 		return nil, fmt.Errorf("lsmread: bad external path %q", url)
 	}
-	st, err := storage.Open(ctx, url[:i])
+	dir := url[:i]
+	if scheme, rest, ok := strings.Cut(dir, ":"); ok && strings.EqualFold(scheme, "file") {
+		dir = "file://" + strings.TrimPrefix(rest, "//")
+		// storage.Open creates missing local folders; a reader must not.
+		if _, err := os.Stat(strings.TrimPrefix(dir, "file://")); err != nil {
+			return nil, fmt.Errorf("lsmread: external path %s: %w", url, storage.ErrNotExist)
+		}
+	} else if !ok {
+		return nil, fmt.Errorf("lsmread: external path %q has no scheme", url)
+	}
+	st, err := storage.Open(ctx, dir)
 	if err != nil {
 		return nil, fmt.Errorf("lsmread: external path %s: %w", url, err)
 	}
