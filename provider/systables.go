@@ -83,9 +83,9 @@ type sysColumn struct {
 	typ  schema.DataType
 }
 
-func notNull(t schema.DataType) schema.DataType { t.Nullable = false; return t }
+func sysNotNull(t schema.DataType) schema.DataType { t.Nullable = false; return t }
 
-func nullable(t schema.DataType) schema.DataType { t.Nullable = true; return t }
+func sysNullable(t schema.DataType) schema.DataType { t.Nullable = true; return t }
 
 var (
 	pString    = schema.StringType()
@@ -142,16 +142,16 @@ func (t *sysTable) PartitionRows(ctx *sql.Context, _ sql.Partition) (sql.RowIter
 	if err != nil {
 		return nil, mapError(fmt.Errorf("system table %s: %w", t.name, err))
 	}
-	return &sliceRowIter{rows: rows}, nil
+	return &sysRowIter{rows: rows}, nil
 }
 
-// sliceRowIter yields rows from a slice.
-type sliceRowIter struct {
+// sysRowIter yields rows from a slice.
+type sysRowIter struct {
 	rows []sql.Row
 	i    int
 }
 
-func (it *sliceRowIter) Next(*sql.Context) (sql.Row, error) {
+func (it *sysRowIter) Next(*sql.Context) (sql.Row, error) {
 	if it.i >= len(it.rows) {
 		return nil, io.EOF
 	}
@@ -160,4 +160,4 @@ func (it *sliceRowIter) Next(*sql.Context) (sql.Row, error) {
 	return r, nil
 }
 
-func (it *sliceRowIter) Close(*sql.Context) error { return nil }
+func (it *sysRowIter) Close(*sql.Context) error { return nil }
