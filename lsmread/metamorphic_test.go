@@ -278,6 +278,7 @@ func TestPredicateEqualsFilteredRead(t *testing.T) {
 		if len(g.fields) == 0 {
 			continue
 		}
+		var ro [][]any // the read-optimized full read, when needed
 		for range 40 {
 			pred := g.predicate()
 			spec := s.spec()
@@ -286,6 +287,27 @@ func TestPredicateEqualsFilteredRead(t *testing.T) {
 			want := filterRows(pred, s.rows)
 			sameMultiset(t, fmt.Sprintf("%s WHERE %s (seed %d)", s, pred, seed), got, want)
 			n++
+			if rng.IntN(4) == 0 {
+				// The same with a projection that may leave out the
+				// filtered columns, and read-optimized.
+				fields := s.plan.Schema.Fields
+				idx := rng.Perm(len(fields))[:1+rng.IntN(len(fields))]
+				names := make([]string, len(idx))
+				for i, j := range idx {
+					names[i] = fields[j].Name
+				}
+				if ro == nil {
+					rs := s.spec()
+					rs.ReadOptimized = true
+					_, ro = mustRead(t, s.plan.Table, rs)
+				}
+				spec.Projection = names
+				spec.ReadOptimized = true
+				_, got := mustRead(t, s.plan.Table, spec)
+				sameMultiset(t, fmt.Sprintf("%s read-optimized SELECT %v WHERE %s (seed %d)", s, names, pred, seed),
+					got, projectRows(filterRows(pred, ro), idx))
+				n++
+			}
 			if len(want) > 0 {
 				nonEmpty++
 			}
