@@ -128,7 +128,9 @@ func entry(t testing.TB, kind manifest.FileKind, f fileSpec) manifest.ManifestEn
 }
 
 func add(t testing.TB, f fileSpec) manifest.ManifestEntry { return entry(t, manifest.FileKindAdd, f) }
-func del(t testing.TB, f fileSpec) manifest.ManifestEntry { return entry(t, manifest.FileKindDelete, f) }
+func del(t testing.TB, f fileSpec) manifest.ManifestEntry {
+	return entry(t, manifest.FileKindDelete, f)
+}
 
 // model is the expected set of live files.
 type model map[manifest.FileIdentifier]manifest.ManifestEntry
