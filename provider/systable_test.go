@@ -316,7 +316,54 @@ func TestSysFilesSchemaEvolution(t *testing.T) {
 		}
 	}
 	if !sawOld {
-		t.Log("no file of an older schema")
+		t.Error("the fixture has files of schema 0; none seen")
+	}
+}
+
+// A file written before a column was added reports the column's bounds as
+// null and its null count as the file's row count (SimpleStatsEvolution).
+func TestSysFilesAddedColumnStats(t *testing.T) {
+	const name = "pk_table_with_alter_table"
+	s := newSysEnv(t, name)
+	sch, rows, err := s.exec("SELECT * FROM `" + name + "$files` WHERE schema_id = 0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) == 0 {
+		t.Fatal("no file of schema 0")
+	}
+	for _, r := range rows {
+		n := r[sysColIndex(t, sch, "record_count")].(int64)
+		nulls := r[sysColIndex(t, sch, "null_value_counts")].(string)
+		// e (field id 9) only exists in schema 1.
+		if !strings.Contains(nulls, fmt.Sprintf(", e=%d,", n)) {
+			t.Errorf("null_value_counts %s: want e=%d", nulls, n)
+		}
+		if mins := r[sysColIndex(t, sch, "min_value_stats")].(string); !strings.Contains(mins, ", e=null,") {
+			t.Errorf("min_value_stats %s: want e=null", mins)
+		}
+		// The trimmed primary key of schema 0 is key2.
+		if k := r[sysColIndex(t, sch, "min_key")].(string); !strings.HasPrefix(k, "[") || strings.Contains(k, ",") {
+			t.Errorf("min_key %s", k)
+		}
+	}
+}
+
+// Dense statistics (_VALUE_STATS_COLS) are spread over the file's columns;
+// columns without statistics are null.
+func TestSysFilesDenseStats(t *testing.T) {
+	const name = "data_evolution_with_dense_stats"
+	s := newSysEnv(t, name)
+	rows := s.query("SELECT null_value_counts, min_value_stats, max_value_stats, write_cols, first_row_id FROM `" + name + "$files` WHERE JSON_LENGTH(write_cols) = 2")
+	if len(rows) != 1 {
+		t.Fatalf("rows %v", rows)
+	}
+	r := rows[0]
+	if r[0] != "{f0=null, f1=null, f2=0, f3=null}" || r[1] != "{f0=null, f1=null, f2=102, f3=null}" || r[2] != "{f0=null, f1=null, f2=104, f3=null}" {
+		t.Errorf("stats %v", r)
+	}
+	if r[4] != int64(0) {
+		t.Errorf("first_row_id %v", r[4])
 	}
 }
 

@@ -1,0 +1,80 @@
+package provider
+
+import (
+	"testing"
+	"time"
+
+	"github.com/lakesql/lakesql/internal/schema"
+)
+
+func TestJavaLocalDateTimeString(t *testing.T) {
+	for _, tc := range []struct {
+		t    time.Time
+		want string
+	}{
+		{time.Date(2024, 1, 31, 10, 11, 0, 0, time.UTC), "2024-01-31T10:11"},
+		{time.Date(2024, 1, 31, 10, 11, 12, 0, time.UTC), "2024-01-31T10:11:12"},
+		{time.Date(2024, 1, 31, 10, 11, 0, 5e8, time.UTC), "2024-01-31T10:11:00.500"},
+		{time.Date(2024, 1, 31, 10, 11, 12, 123456000, time.UTC), "2024-01-31T10:11:12.123456"},
+		{time.Date(2024, 1, 31, 10, 11, 12, 123456789, time.UTC), "2024-01-31T10:11:12.123456789"},
+		{time.Date(12024, 1, 31, 0, 0, 0, 0, time.UTC), "+12024-01-31T00:00"},
+	} {
+		if got := javaLocalDateTimeString(tc.t); got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.t, got, tc.want)
+		}
+	}
+}
+
+func TestSysJavaString(t *testing.T) {
+	dec := schema.DecimalType(10, 2)
+	for _, tc := range []struct {
+		t    schema.DataType
+		v    any
+		want string
+	}{
+		{schema.AtomicType(schema.TypeInt), nil, "null"},
+		{schema.AtomicType(schema.TypeBoolean), true, "true"},
+		{schema.AtomicType(schema.TypeDouble), 11.0, "11.0"},
+		{schema.AtomicType(schema.TypeDouble), 1e20, "1.0E20"},
+		{schema.AtomicType(schema.TypeFloat), float32(0.5), "0.5"},
+		{schema.AtomicType(schema.TypeBigInt), int64(-7), "-7"},
+		{dec, schema.DecimalFromInt64(12345, 2), "123.45"},
+		{schema.AtomicType(schema.TypeDate), schema.Date(19000), "19000"},
+		{schema.TimestampType(3), schema.TimestampFromEpochMillis(1706695872345), "2024-01-31T10:11:12.345"},
+		{schema.StringType(), "abc", "abc"},
+	} {
+		if got := sysJavaString(&tc.t, tc.v); got != tc.want {
+			t.Errorf("%v %v: %q, want %q", tc.t, tc.v, got, tc.want)
+		}
+	}
+}
+
+func TestPartitionStrings(t *testing.T) {
+	fields := []schema.DataField{
+		{ID: 0, Name: "dt", Type: schema.AtomicType(schema.TypeDate)},
+		{ID: 1, Name: "hr", Type: schema.AtomicType(schema.TypeInt)},
+	}
+	vals := []any{schema.Date(19753), nil}
+	if got, err := partitionRowString(fields, vals); err != nil || got != "{2024-01-31, null}" {
+		t.Errorf("row string %q, %v", got, err)
+	}
+	if got, err := partitionSpecString(fields, vals, "__DEFAULT_PARTITION__"); err != nil || got != "dt=2024-01-31/hr=__DEFAULT_PARTITION__" {
+		t.Errorf("spec string %q, %v", got, err)
+	}
+	if got, err := partitionRowString(nil, nil); err != nil || got != "{}" {
+		t.Errorf("empty %q, %v", got, err)
+	}
+}
+
+func TestSysDecodeRowPrefixCorrupt(t *testing.T) {
+	types := []schema.DataType{schema.AtomicType(schema.TypeInt)}
+	for _, b := range [][]byte{nil, {0, 0}, {0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 1, 0}} {
+		if _, _, err := sysDecodeRowPrefix(types, b); err == nil {
+			t.Errorf("%x: no error", b)
+		}
+	}
+	vals, arity, err := sysDecodeRowPrefix(types, []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
+	if err != nil || arity != 0 || len(vals) != 1 || vals[0] != nil {
+		t.Errorf("empty row: %v %d %v", vals, arity, err)
+	}
+}
