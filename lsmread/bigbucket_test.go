@@ -590,3 +590,65 @@ func BenchmarkBucketMergeRead(b *testing.B) {
 	b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
 	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 }
+
+// TestGeneratedMergeFilters: filters on the generated overlapping bucket
+// equal the filtered merged read. Value filters must apply after the merge
+// (a deleted key's -D record matches amount = -1, an old version matches
+// name = 'n6'), while key filters may prune whole files (id >= n reads only
+// file C).
+func TestGeneratedMergeFilters(t *testing.T) {
+	ctx := context.Background()
+	st, err := storage.Open(ctx, "file://"+t.TempDir()+"?fsync=false")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	b := newBigTable(3000, 500)
+	if err := b.generate(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	res := readBigTable(t, st, b, nil) // checks the merged rows against the model
+	tbl := lsmread.OpenTable(st, "")
+	_, full := mustRead(t, tbl, lsmread.ScanSpec{})
+	if int64(len(full)) != res.rows {
+		t.Fatalf("full read %d rows, measured read %d", len(full), res.rows)
+	}
+	f := bigTableFields
+	leaf := func(i int, op lsmread.Op, lits ...any) lsmread.Leaf {
+		return lsmread.Leaf{Field: i, Name: f[i].Name, Type: f[i].Type, Op: op, Literals: lits}
+	}
+	preds := []struct {
+		p         lsmread.Predicate
+		wantRows  int
+		wantPrune bool // files pruned by key statistics
+	}{
+		{leaf(0, lsmread.OpGtEq, int64(3000)), 500, true},
+		{leaf(0, lsmread.OpLt, int64(10)), 8, false},
+		{leaf(2, lsmread.OpEq, float64(-1)), 0, false},
+		{leaf(1, lsmread.OpEq, "d5"), 0, false},
+		{leaf(1, lsmread.OpEq, "n6"), 0, false}, // updated to u6
+		{leaf(1, lsmread.OpEq, "u6"), 1, false}, // the update
+		{leaf(1, lsmread.OpEq, "n7"), 0, false}, // NULL name
+		{leaf(1, lsmread.OpIsNull), -1, false},  // keys k%7 == 0, not updated or deleted
+		{leaf(2, lsmread.OpGt, float64(5000)), -1, false},
+		{lsmread.And{leaf(0, lsmread.OpGt, int64(2990)), leaf(2, lsmread.OpLt, float64(3000))}, -1, false},
+		{lsmread.Or{leaf(1, lsmread.OpEq, "c3001"), leaf(0, lsmread.OpEq, int64(1))}, 2, false},
+	}
+	for _, c := range preds {
+		plan, got := mustRead(t, tbl, lsmread.ScanSpec{Filter: c.p})
+		want := filterRows(c.p, full)
+		sameMultiset(t, c.p.String(), got, want)
+		if c.wantRows >= 0 && len(want) != c.wantRows {
+			t.Errorf("%s: the model has %d rows, want %d", c.p, len(want), c.wantRows)
+		}
+		if c.wantPrune && plan.Stats.FilesPruned == 0 {
+			t.Errorf("%s: no file pruned by key statistics", c.p)
+		}
+	}
+	// Every file is at level 0: a read-optimized scan (top level only)
+	// reads nothing.
+	_, ro := mustRead(t, tbl, lsmread.ScanSpec{ReadOptimized: true})
+	if len(ro) != 0 {
+		t.Errorf("read-optimized read %d rows of level-0 files", len(ro))
+	}
+}
