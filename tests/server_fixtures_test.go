@@ -229,7 +229,19 @@ func runServerCase(t *testing.T, pool *sql.DB, root, name, tablePath string, c e
 		}
 		db = conn
 	}
+	var cwd string
+	if serverExternalFixtures[name] {
+		// The server runs in this process: give it an empty working
+		// directory to see whether the external path leaves folders there.
+		cwd = t.TempDir()
+		t.Chdir(cwd)
+	}
 	_, got, err := queryRows(ctx, db, query)
+	if cwd != "" {
+		if _, serr := os.Stat(filepath.Join(cwd, "FILE:")); serr == nil {
+			t.Errorf("%s: reading created %s: the external path FILE:/tmp/external/... was opened as a relative local folder (and created)", query, filepath.Join(cwd, "FILE:"))
+		}
+	}
 	if unsupported {
 		if err == nil {
 			t.Fatalf("%s: expected an error naming %q, got %d rows", query, feature, len(got))
@@ -629,4 +641,47 @@ func parseMySQLTime(s string) (schema.Time, error) {
 		ms += v
 	}
 	return schema.Time(ms), nil
+}
+
+// TestServerFixtureDatetimeColumns reruns the two timestamp fixtures with
+// only their columns that are not TIMESTAMP WITH LOCAL TIME ZONE (those map
+// to MySQL TIMESTAMP, whose 1970-01-01 00:00:01..2038 range these values fall
+// outside of). TIMESTAMP(9) comes back as DATETIME(6): compared at
+// microseconds. append_with_cast_timestamp is read under the session time
+// zone Asia/Shanghai (SET time_zone), which its schema-evolution casts
+// (TIMESTAMP → INT/DATE/STRING) depend on.
+func TestServerFixtureDatetimeColumns(t *testing.T) {
+	db := serverDB(t)
+	root := testutil.FixturesDir(t)
+	for _, name := range []string{"append_with_multiple_ts_precision_and_timezone", "append_with_cast_timestamp"} {
+		exp := readExpectedFile(t, filepath.Join(root, "expected", name+".json"))
+		c := exp.Cases[0]
+		sch, err := caseSchema(context.Background(), root, exp.TablePath, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var keep []int
+		for i, col := range c.Columns {
+			if f, ok := sch.FieldByName(col); ok && f.Type.Root != schema.TypeLocalZonedTimestamp {
+				keep = append(keep, i)
+			}
+		}
+		if len(keep) < 4 || len(keep) == len(c.Columns) {
+			t.Fatalf("%s: kept columns %v of %q", name, keep, c.Columns)
+		}
+		nc := c
+		nc.Columns = nil
+		for _, i := range keep {
+			nc.Columns = append(nc.Columns, c.Columns[i])
+		}
+		nc.Rows = nil
+		for _, r := range c.Rows {
+			nr := make([]any, 0, len(keep))
+			for _, i := range keep {
+				nr = append(nr, r[i])
+			}
+			nc.Rows = append(nc.Rows, nr)
+		}
+		t.Run(name, func(t *testing.T) { runServerCase(t, db, root, name, exp.TablePath, nc) })
+	}
 }
