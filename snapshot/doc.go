@@ -25,31 +25,63 @@
 // fall back to listing. EarlierOrEqualTime binary-searches the ids that
 // exist, so gaps left by expiration are tolerated.
 //
-// # Commit contract (implemented with the write path)
+// # Commit contract
 //
-// A commit of snapshot N (and a schema change to schema-N) obeys:
+// Committer.Commit (commit*.go, Java's FileStoreCommitImpl) writes snapshot
+// N of a branch; SchemaManager.Commit follows the same contract for
+// schema-N. One attempt on the latest snapshot S (N = S+1, or 1):
 //
-//   - Atomic visibility: the new snapshot file is published with
-//     Storage.CreateIfNotExists(snapshot/snapshot-N). Readers see either no
-//     file or the complete file; everything it references (manifest lists,
-//     manifests, index and data files) is written before.
-//   - One writer per id: of all writers racing for snapshot-N, exactly one
-//     succeeds. A loser gets an error wrapping ErrConflict; it must re-read
-//     the latest snapshot, re-plan its changes on the new base (conflict
-//     check, new base manifest list) and retry with id N+1. Before retrying
-//     it checks whether a snapshot with its (commitUser, commitIdentifier,
-//     commitKind) already exists, since an earlier attempt may have
-//     succeeded.
-//   - LATEST is rewritten after a successful commit, best effort: a failure
-//     to write it never fails the commit, and readers never trust it blindly.
-//   - Files of a failed attempt that no snapshot references are orphans,
-//     harmless to readers, removed by orphan-file cleaning.
+//  1. Plan: an OVERWRITE adds DELETE entries for every live file and index
+//     file of the overwritten partitions. An APPEND with DELETE entries or
+//     deletion-vector index changes is committed as OVERWRITE.
+//  2. Conflict check (every kind but APPEND), before anything is written:
+//     the live files of the changed partitions in S merged with the
+//     commit's entries must leave no DELETE unmatched (the file was
+//     compacted or deleted by another writer), add no live file again,
+//     keep _TOTAL_BUCKETS of a partition (except OVERWRITE) and, for
+//     primary-key tables, keep the key ranges of each (partition, bucket,
+//     level >= 1) disjoint. A conflict fails with ErrConflict and leaves
+//     nothing behind.
+//  3. Write: the base manifest list (S's base + delta manifests, small
+//     manifests merged as ManifestFileMerger does; empty for N = 1), the
+//     delta manifests (rolled at manifest.target-file-size) and their list,
+//     the changelog manifests and list when there is a changelog, and a new
+//     index manifest (a full listing, manifest.CombineIndexEntries) when
+//     index files change, else S's index manifest name.
+//  4. Publish: Storage.CreateIfNotExists(snapshot/snapshot-N). Readers see
+//     either no file or the complete file; everything it references was
+//     written before.
+//  5. Of all writers racing for snapshot-N exactly one succeeds. A loser
+//     deletes the files of its attempt, sleeps (jittered exponential
+//     backoff between commit.min-retry-wait and commit.max-retry-wait),
+//     re-reads the latest snapshot and retries from step 1, up to
+//     commit.max-retries times; then the error wraps ErrConflict. When the
+//     publish fails otherwise (unknown outcome) the files stay and the
+//     attempt is retried the same way. Before retrying, a snapshot with the
+//     same (commitUser, commitIdentifier, commitKind) published since the
+//     first attempt's base is returned as the result, since an earlier
+//     attempt may have succeeded; commit users must therefore be unique per
+//     concurrent writer.
+//  6. After success LATEST is rewritten (and EARLIEST for snapshot 1), best
+//     effort: a failure to write a hint never fails the commit, and readers
+//     never trust hints blindly.
 //
-// SchemaManager.Commit already follows this contract for schema-N.
+// Files of a failed attempt that no snapshot references are orphans,
+// harmless to readers, removed by orphan-file cleaning. Snapshot fields:
+// totalRecordCount = S's + rows added - rows deleted, deltaRecordCount =
+// added - deleted, changelogRecordCount 0 without changelog, logOffsets
+// { }, nextRowId and watermark inherited (watermark: max with the commit's),
+// statistics inherited while the schema id is unchanged, schemaId the
+// latest schema of the branch.
+//
+// LiveEntries merges a snapshot's base and delta manifests into its live
+// data files; writers use it for sequence numbers, conflict checks and the
+// DELETE entries of updates.
 //
 // # Concurrency
 //
-// Every manager is safe for concurrent use. Managers hold no state besides
+// Every manager, and Committer, is safe for concurrent use; any number of
+// Committers in any number of processes may commit to one table at once. Managers hold no state besides
 // their location, except SchemaManager, which caches decoded schemas (schema
 // files never change once written). Decoded values are owned by the caller,
 // except schemas returned by SchemaManager, which are shared and must not be
