@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lakesql/lakesql/internal/schema"
+	"github.com/lakesql/lakesql/snapshot/manifest"
 )
 
 func TestJavaLocalDateTimeString(t *testing.T) {
@@ -77,4 +78,33 @@ func TestSysDecodeRowPrefixCorrupt(t *testing.T) {
 	if err != nil || arity != 0 || len(vals) != 1 || vals[0] != nil {
 		t.Errorf("empty row: %v %d %v", vals, arity, err)
 	}
+}
+
+// FuzzSysFileStats feeds arbitrary statistics and key rows to the $files
+// renderers: they must return an error or text, never panic.
+func FuzzSysFileStats(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0}, []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, true)
+	f.Add([]byte{0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 128}, []byte{}, false)
+	fileSch := &schema.TableSchema{ID: 0, Fields: []schema.DataField{
+		{ID: 0, Name: "a", Type: schema.AtomicType(schema.TypeInt)},
+		{ID: 1, Name: "s", Type: schema.StringType()},
+	}, PrimaryKeys: []string{"a"}}
+	tableSch := &schema.TableSchema{ID: 1, Fields: []schema.DataField{
+		{ID: 1, Name: "s", Type: schema.StringType()},
+		{ID: 0, Name: "a", Type: schema.AtomicType(schema.TypeBigInt)},
+		{ID: 2, Name: "n", Type: schema.AtomicType(schema.TypeDouble)},
+	}, PrimaryKeys: []string{"a"}}
+	f.Fuzz(func(t *testing.T, minRow, maxRow []byte, dense bool) {
+		var fm manifest.DataFileMeta
+		fm.RowCount = 3
+		fm.ValueStats.MinValues, fm.ValueStats.MaxValues = minRow, maxRow
+		n := int64(1)
+		fm.ValueStats.NullCounts = []*int64{&n, nil}
+		if dense {
+			fm.ValueStatsCols = []string{"s"}
+		}
+		_, _, _, _ = valueStatsStrings(tableSch, fileSch, &fm)
+		_, _, _, _ = valueStatsStrings(fileSch, fileSch, &fm)
+		_, _ = fileKeyString(fileSch, minRow)
+	})
 }
