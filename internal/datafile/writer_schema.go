@@ -215,12 +215,15 @@ func (b *planBuilder) column(c Column) (*pqField, *wnode, error) {
 	if c.Name == "" {
 		return nil, nil, fmt.Errorf("%w: column with field id %d has no name", ErrInvalidSchema, c.ID)
 	}
-	return b.field(c.Name, c.ID, c.Type, c.Type.Nullable, nil, 0, 0, 1, c.Name)
+	return b.field(c.Name, c.ID, c.ID, c.Type, c.Type.Nullable, nil, 0, 0, 1, c.Name)
 }
 
-// field builds the node of one field. depth is the ARRAY/MAP nesting depth
-// used by the element/key/value id formulas (1 for a top-level column).
-func (b *planBuilder) field(name string, id int, t schema.DataType, nullable bool, parentPath []string, def, rep, depth int, path string) (*pqField, *wnode, error) {
+// field builds the node of one field with Parquet field id id. base is the
+// id of the nearest enclosing Paimon DataField and depth the ARRAY/MAP
+// nesting depth below it (1 for the field's own elements), as the
+// element/key/value id formulas use them: an ARRAY key of MAP field 9 has
+// elements with id 536870911 + 9*1024 + 2.
+func (b *planBuilder) field(name string, id, base int, t schema.DataType, nullable bool, parentPath []string, def, rep, depth int, path string) (*pqField, *wnode, error) {
 	n := &pqField{name: name, id: id, rep: format.Required}
 	w := &wnode{path: path, t: t, optional: nullable, def: def, rep: rep}
 	if nullable {
@@ -235,7 +238,7 @@ func (b *planBuilder) field(name string, id int, t schema.DataType, nullable boo
 			return nil, nil, fmt.Errorf("%w: column %s: ARRAY without element type", ErrInvalidSchema, path)
 		}
 		w.rep = rep + 1
-		elem, we, err := b.field("element", listElementFieldID(id, depth), *t.Elem, t.Elem.Nullable,
+		elem, we, err := b.field("element", listElementFieldID(base, depth), base, *t.Elem, t.Elem.Nullable,
 			append(colPath, "list"), w.def+1, w.rep, depth+1, path+".element")
 		if err != nil {
 			return nil, nil, err
@@ -261,11 +264,11 @@ func (b *planBuilder) field(name string, id int, t schema.DataType, nullable boo
 		kt.Nullable = false
 		w.rep = rep + 1
 		kvPath := append(colPath, "key_value")
-		key, wk, err := b.field("key", mapKeyFieldID(id, depth), kt, false, kvPath, w.def+1, w.rep, depth+1, path+".key")
+		key, wk, err := b.field("key", mapKeyFieldID(base, depth), base, kt, false, kvPath, w.def+1, w.rep, depth+1, path+".key")
 		if err != nil {
 			return nil, nil, err
 		}
-		val, wv, err := b.field("value", listElementFieldID(id, depth), vt, vt.Nullable, kvPath, w.def+1, w.rep, depth+1, path+".value")
+		val, wv, err := b.field("value", listElementFieldID(base, depth), base, vt, vt.Nullable, kvPath, w.def+1, w.rep, depth+1, path+".value")
 		if err != nil {
 			return nil, nil, err
 		}
@@ -281,7 +284,7 @@ func (b *planBuilder) field(name string, id int, t schema.DataType, nullable boo
 		n.typ = groupType
 		n.children = make([]parquet.Field, 0, len(t.Fields))
 		for _, f := range t.Fields {
-			c, wc, err := b.field(f.Name, f.ID, f.Type, f.Type.Nullable, colPath, w.def, rep, depth, path+"."+f.Name)
+			c, wc, err := b.field(f.Name, f.ID, f.ID, f.Type, f.Type.Nullable, colPath, w.def, rep, 1, path+"."+f.Name)
 			if err != nil {
 				return nil, nil, err
 			}
