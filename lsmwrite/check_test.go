@@ -1,0 +1,87 @@
+package lsmwrite_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/lakesql/lakesql/internal/schema"
+	"github.com/lakesql/lakesql/internal/storage"
+	"github.com/lakesql/lakesql/lsmwrite"
+)
+
+func testSchema(pk, part []string, opts map[string]string) *schema.TableSchema {
+	return &schema.TableSchema{
+		Version: schema.SchemaVersionCurrent,
+		Fields: []schema.DataField{
+			{ID: 0, Name: "k", Type: schema.AtomicType(schema.TypeInt).WithNullable(false)},
+			{ID: 1, Name: "p", Type: schema.AtomicType(schema.TypeInt).WithNullable(false)},
+			{ID: 2, Name: "v", Type: schema.StringType()},
+		},
+		HighestFieldID: 2,
+		PrimaryKeys:    pk,
+		PartitionKeys:  part,
+		Options:        opts,
+	}
+}
+
+func TestCheckWritable(t *testing.T) {
+	ok := []struct {
+		name string
+		s    *schema.TableSchema
+	}{
+		{"pk fixed", testSchema([]string{"k"}, nil, map[string]string{"bucket": "4"})},
+		{"pk dynamic", testSchema([]string{"k", "p"}, []string{"p"}, map[string]string{})},
+		{"pk input changelog", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "changelog-producer": "input"})},
+		{"append unaware", testSchema(nil, []string{"p"}, map[string]string{})},
+		{"append fixed", testSchema(nil, nil, map[string]string{"bucket": "2", "bucket-key": "k"})},
+		{"partial-update", testSchema([]string{"k"}, nil, map[string]string{"bucket": "2", "merge-engine": "partial-update"})},
+	}
+	for _, c := range ok {
+		if err := lsmwrite.CheckWritable(c.s); err != nil {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+	bad := []struct {
+		name, option string
+		s            *schema.TableSchema
+	}{
+		{"dv", "deletion-vectors.enabled", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "deletion-vectors.enabled": "true"})},
+		{"first-row", "merge-engine=first-row", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "merge-engine": "first-row"})},
+		{"full compaction", "full-compaction.delta-commits", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "full-compaction.delta-commits": "2"})},
+		{"lookup", "changelog-producer=lookup", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "changelog-producer": "lookup"})},
+		{"full-compaction changelog", "changelog-producer=full-compaction", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "changelog-producer": "full-compaction"})},
+		{"postpone", "bucket=-2", testSchema([]string{"k"}, nil, map[string]string{"bucket": "-2"})},
+		{"orc", "file.format=orc", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "file.format": "orc"})},
+		{"cross partition", "cross-partition", testSchema([]string{"k"}, []string{"p"}, map[string]string{})},
+		{"append bucket without key", "bucket-key", testSchema(nil, nil, map[string]string{"bucket": "2"})},
+		{"thin mode", "data-file.thin-mode", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "data-file.thin-mode": "true"})},
+		{"bad stats mode", "fields.v.stats-mode", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "fields.v.stats-mode": "some"})},
+	}
+	for _, c := range bad {
+		err := lsmwrite.CheckWritable(c.s)
+		if err == nil {
+			t.Errorf("%s: accepted", c.name)
+			continue
+		}
+		if !strings.Contains(err.Error(), c.option) {
+			t.Errorf("%s: error does not name %s: %v", c.name, c.option, err)
+		}
+		if c.name != "bad stats mode" && !errors.Is(err, lsmwrite.ErrUnsupported) {
+			t.Errorf("%s: not ErrUnsupported: %v", c.name, err)
+		}
+		if strings.Contains(c.option, "compaction") || c.name == "dv" || c.name == "first-row" || c.name == "lookup" || c.name == "postpone" {
+			if !strings.Contains(err.Error(), "compaction") {
+				t.Errorf("%s: error does not say compaction is needed: %v", c.name, err)
+			}
+		}
+		st, err := storage.Open(context.Background(), "mem://")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := lsmwrite.NewTableWrite(context.Background(), st, c.s, nil, lsmwrite.Options{}); err == nil {
+			t.Errorf("%s: NewTableWrite accepted", c.name)
+		}
+	}
+}
