@@ -18,7 +18,7 @@ func TestPartitionIndexAssign(t *testing.T) {
 	}{
 		{10, 0}, {20, 2}, // existing keys keep their bucket
 		{30, 2}, {31, 2}, // lowest non-full bucket until full
-		{32, 1},          // all full: lowest unused bucket
+		{32, 1}, // all full: lowest unused bucket
 		{33, 1}, {34, 1},
 		{35, 3},
 		{30, 2},
