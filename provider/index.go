@@ -31,11 +31,10 @@ func (t *Table) GetIndexes(ctx *sql.Context) ([]sql.Index, error) {
 	return []sql.Index{&primaryIndex{t: t}}, nil
 }
 
-// IndexedAccess implements sql.IndexAddressable.
+// IndexedAccess implements sql.IndexAddressable. The lookup applies per
+// LookupPartitions call: lookup joins hand each outer row's ranges there.
 func (t *Table) IndexedAccess(ctx *sql.Context, lookup sql.IndexLookup) sql.IndexedTable {
-	c := t.copy()
-	c.addLookup(lookup)
-	return &indexedTable{Table: c}
+	return &indexedTable{Table: t.copy()}
 }
 
 // PreciseMatch implements sql.IndexAddressable: GMS keeps evaluating the
@@ -116,9 +115,12 @@ func (t *Table) rangeLeaves(idx int, ce sql.MySQLRangeColumnExpr) []lsmread.Pred
 
 type indexedTable struct{ *Table }
 
-// LookupPartitions implements sql.IndexedTable.
+// LookupPartitions implements sql.IndexedTable: it plans a scan with the
+// lookup's ranges as predicate.
 func (it *indexedTable) LookupPartitions(ctx *sql.Context, lookup sql.IndexLookup) (sql.PartitionIter, error) {
-	return it.Table.Partitions(ctx)
+	c := it.Table.copy()
+	c.addLookup(lookup)
+	return c.Partitions(ctx)
 }
 
 func (ix *primaryIndex) ID() string       { return "PRIMARY" }

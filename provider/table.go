@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
@@ -194,6 +195,33 @@ func (t *Table) scanSpec() lsmread.ScanSpec {
 	return lsmread.ScanSpec{TimeTravel: t.tt, Projection: t.cols, Filter: t.filter, ReadOptimized: t.ro}
 }
 
+// sessionZone is the session's time_zone as a location (SYSTEM is UTC: the
+// server keeps no local zone). It drives schema-evolution casts between
+// TIMESTAMP and TIMESTAMP_LTZ, numbers and strings, as Java's session zone does.
+func sessionZone(ctx *sql.Context) *time.Location {
+	v, err := ctx.GetSessionVariable(ctx, "time_zone")
+	if err != nil {
+		return nil
+	}
+	s, _ := v.(string)
+	switch s {
+	case "", "SYSTEM", "UTC", "+00:00":
+		return nil
+	}
+	if loc, err := time.LoadLocation(s); err == nil {
+		return loc
+	}
+	if len(s) == 6 && (s[0] == '+' || s[0] == '-') && s[3] == ':' {
+		h, m := int(s[1]-'0')*10+int(s[2]-'0'), int(s[4]-'0')*10+int(s[5]-'0')
+		off := (h*60 + m) * 60
+		if s[0] == '-' {
+			off = -off
+		}
+		return time.FixedZone(s, off)
+	}
+	return nil
+}
+
 // planFor plans the scan once per table object.
 func (t *Table) planFor(ctx context.Context) (*lsmread.Plan, error) {
 	t.mu.Lock()
@@ -219,7 +247,9 @@ func (scanPartition) Key() []byte { return []byte("scan") }
 // partitions one by one, so the splits are read in parallel inside the one
 // partition's iterator).
 func (t *Table) Partitions(ctx *sql.Context) (sql.PartitionIter, error) {
-	p, err := t.lt.Plan(ctx, t.scanSpec())
+	spec := t.scanSpec()
+	spec.TimeZone = sessionZone(ctx)
+	p, err := t.lt.Plan(ctx, spec)
 	if err != nil {
 		return nil, mapError(fmt.Errorf("table %s: %w", t.name, err))
 	}

@@ -26,7 +26,7 @@ import (
 //	DATE                         DATE
 //	TIME(p)                      TIME(6)
 //	TIMESTAMP(p)                 DATETIME(min(p,6)) (nanoseconds beyond micros are truncated)
-//	TIMESTAMP_LTZ(p)             TIMESTAMP(min(p,6)), shown in UTC
+//	TIMESTAMP_LTZ(p)             DATETIME(min(p,6)), the instant in UTC
 //	ARRAY/MAP/MULTISET/ROW       JSON
 //	VARIANT, BLOB                LONGBLOB
 func sqlType(t *schema.DataType) (sql.Type, error) {
@@ -74,7 +74,9 @@ func sqlType(t *schema.DataType) (sql.Type, error) {
 	case schema.TypeTimestamp:
 		return types.CreateDatetimeType(sqltypes.Datetime, min(t.Precision, 6))
 	case schema.TypeLocalZonedTimestamp:
-		return types.CreateDatetimeType(sqltypes.Timestamp, min(t.Precision, 6))
+		// MySQL's TIMESTAMP only spans 1970..2038; an instant is shown as a
+		// UTC DATETIME instead.
+		return types.CreateDatetimeType(sqltypes.Datetime, min(t.Precision, 6))
 	case schema.TypeArray, schema.TypeMap, schema.TypeMultiset, schema.TypeRow:
 		return types.JSON, nil
 	case schema.TypeVariant, schema.TypeBlob:

@@ -2,7 +2,9 @@ package sqlengine
 
 import (
 	"context"
+	"errors"
 	"regexp"
+	"strings"
 
 	"github.com/dolthub/vitess/go/mysql"
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
@@ -45,11 +47,29 @@ func rewriteQuery(q string) string {
 }
 
 func (h *handler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
-	return h.Handler.ComQuery(ctx, c, rewriteQuery(query), callback)
+	return mysqlError(h.Handler.ComQuery(ctx, c, rewriteQuery(query), callback))
 }
 
 func (h *handler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
-	return h.Handler.ComMultiQuery(ctx, c, rewriteQuery(query), callback)
+	rest, err := h.Handler.ComMultiQuery(ctx, c, rewriteQuery(query), callback)
+	return rest, mysqlError(err)
+}
+
+// mysqlError gives errors that GMS v0.20.0 reports as 1105 the codes MySQL
+// uses: syntax errors 1064, unknown columns 1054.
+func mysqlError(err error) error {
+	var se *mysql.SQLError
+	if err == nil || !errors.As(err, &se) || se.Num != mysql.ERUnknownError {
+		return err
+	}
+	switch {
+	case strings.HasPrefix(se.Message, "syntax error at position"):
+		return mysql.NewSQLError(mysql.ERParseError, mysql.SSClientError, "%s", se.Message)
+	case strings.Contains(se.Message, "could not be found in any table in scope"),
+		strings.HasPrefix(se.Message, "column \"") && strings.Contains(se.Message, "could not be found"):
+		return mysql.NewSQLError(mysql.ERBadFieldError, mysql.SSBadFieldError, "%s", se.Message)
+	}
+	return err
 }
 
 func (h *handler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) ([]*querypb.Field, error) {
