@@ -114,11 +114,20 @@ func (d *Database) table(ctx *sql.Context, name string, tt lsmread.TimeTravel) (
 		}
 		return t, true, nil
 	case strings.HasPrefix(sysName, "branch_"):
-		bt, err := lt.Branch(ctx, sys[len("branch_"):])
+		branch, sub, _ := strings.Cut(sys[len("branch_"):], "$")
+		bt, err := lt.Branch(ctx, branch)
 		if err != nil {
 			return nil, false, mapError(err)
 		}
-		t, err := newTable(ctx, d, real, bt, tt, sys)
+		if sub != "" {
+			// `t$branch_b$files`: a system table of the branch.
+			st, err := newSystemTable(ctx, d, real, strings.ToLower(sub), bt, tt)
+			if err != nil || st == nil {
+				return nil, false, err
+			}
+			return st, true, nil
+		}
+		t, err := newTable(ctx, d, real, bt, tt, "branch_"+branch)
 		if err != nil {
 			return nil, false, err
 		}
