@@ -243,10 +243,19 @@ type scanPartition struct{ plan *lsmread.Plan }
 
 func (scanPartition) Key() []byte { return []byte("scan") }
 
+// overlayPartition reads the table merged with the transaction's pending
+// writes.
+type overlayPartition struct{ ops []txOp }
+
+func (overlayPartition) Key() []byte { return []byte("overlay") }
+
 // Partitions implements sql.Table. Planning happens here (GMS drains
 // partitions one by one, so the splits are read in parallel inside the one
 // partition's iterator).
 func (t *Table) Partitions(ctx *sql.Context) (sql.PartitionIter, error) {
+	if ops := t.pendingOps(ctx); len(ops) > 0 {
+		return sql.PartitionsToPartitionIter(overlayPartition{ops: ops}), nil
+	}
 	spec := t.scanSpec()
 	spec.TimeZone = sessionZone(ctx)
 	p, err := t.lt.Plan(ctx, spec)
@@ -258,6 +267,9 @@ func (t *Table) Partitions(ctx *sql.Context) (sql.PartitionIter, error) {
 
 // PartitionRows implements sql.Table.
 func (t *Table) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter, error) {
+	if op, ok := part.(overlayPartition); ok {
+		return t.overlayRows(ctx, op.ops)
+	}
 	sp, ok := part.(scanPartition)
 	if !ok {
 		return nil, fmt.Errorf("provider: unexpected partition %T", part)

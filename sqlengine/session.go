@@ -1,14 +1,85 @@
 package sqlengine
 
-import "github.com/dolthub/go-mysql-server/sql"
+import (
+	"errors"
+	"fmt"
 
-// Session is one client connection's state.
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/lakesql/lakesql/provider"
+)
+
+// Session is one client connection's state. It is a sql.TransactionSession:
+// GMS starts a transaction before each statement (or at BEGIN) and commits
+// it after the statement in autocommit mode (or at COMMIT); lakesql commits
+// one Paimon snapshot per written table then.
 type Session struct {
 	*sql.BaseSession
 }
 
+var (
+	_ sql.TransactionSession    = (*Session)(nil)
+	_ sql.LifecycleAwareSession = (*Session)(nil)
+)
+
 func newSession(base *sql.BaseSession) *Session {
 	s := &Session{BaseSession: base}
-	s.SetCurrentDatabase("default")
+	s.SetCurrentDatabase(provider.DefaultDatabase)
 	return s
+}
+
+// StartTransaction implements sql.TransactionSession.
+func (s *Session) StartTransaction(ctx *sql.Context, tc sql.TransactionCharacteristic) (sql.Transaction, error) {
+	return provider.NewTransaction(tc == sql.ReadOnly), nil
+}
+
+// CommitTransaction implements sql.TransactionSession. A conflict with a
+// concurrent commit is reported as MySQL error 1213, which clients retry.
+func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) error {
+	t, ok := tx.(*provider.Transaction)
+	if !ok {
+		return fmt.Errorf("lakesql: unexpected transaction %T", tx)
+	}
+	if err := t.Commit(ctx); err != nil {
+		if errors.Is(err, provider.ErrConflict) {
+			return sql.ErrLockDeadlock.New(err.Error())
+		}
+		return err
+	}
+	return nil
+}
+
+// Rollback implements sql.TransactionSession: buffered writes are dropped.
+func (s *Session) Rollback(ctx *sql.Context, tx sql.Transaction) error {
+	if t, ok := tx.(*provider.Transaction); ok {
+		t.Rollback()
+	}
+	return nil
+}
+
+var errSavepoint = errors.New("lakesql: SAVEPOINT is not supported (a transaction commits or rolls back as a whole)")
+
+// CreateSavepoint implements sql.TransactionSession.
+func (s *Session) CreateSavepoint(*sql.Context, sql.Transaction, string) error { return errSavepoint }
+
+// RollbackToSavepoint implements sql.TransactionSession.
+func (s *Session) RollbackToSavepoint(*sql.Context, sql.Transaction, string) error {
+	return errSavepoint
+}
+
+// ReleaseSavepoint implements sql.TransactionSession.
+func (s *Session) ReleaseSavepoint(*sql.Context, sql.Transaction, string) error { return errSavepoint }
+
+// CommandBegin implements sql.LifecycleAwareSession.
+func (s *Session) CommandBegin() error { return nil }
+
+// CommandEnd implements sql.LifecycleAwareSession.
+func (s *Session) CommandEnd() {}
+
+// SessionEnd implements sql.LifecycleAwareSession: a dropped connection
+// discards its open transaction.
+func (s *Session) SessionEnd() {
+	if t, ok := s.GetTransaction().(*provider.Transaction); ok && t != nil {
+		t.Rollback()
+	}
 }

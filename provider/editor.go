@@ -1,0 +1,312 @@
+package provider
+
+import (
+	"fmt"
+	"io"
+	"regexp"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/lakesql/lakesql/internal/kv"
+	"github.com/lakesql/lakesql/internal/schema"
+	"github.com/lakesql/lakesql/lsmread"
+)
+
+var (
+	_ sql.InsertableTable   = (*Table)(nil)
+	_ sql.ReplaceableTable  = (*Table)(nil)
+	_ sql.UpdatableTable    = (*Table)(nil)
+	_ sql.DeletableTable    = (*Table)(nil)
+	_ sql.RowReplacer       = (*editor)(nil)
+	_ sql.RowUpdater        = (*editor)(nil)
+)
+
+// Statements that need to know whether a key exists: everything else on a
+// primary-key table is a blind upsert through the merge engine, as in Paimon.
+var lookupInsert = regexp.MustCompile(`(?is)^\s*(/\*.*?\*/\s*)*INSERT\s+(IGNORE\b|.*\bON\s+DUPLICATE\s+KEY\s+UPDATE\b)`)
+
+type editMode uint8
+
+const (
+	modeInsert editMode = iota
+	modeReplace
+	modeUpdate
+	modeDelete
+)
+
+// editor buffers one statement's writes into the session transaction.
+type editor struct {
+	t      *Table
+	mode   editMode
+	lookup bool
+	err    error
+}
+
+func (t *Table) newEditor(ctx *sql.Context, mode editMode) *editor {
+	e := &editor{t: t, mode: mode}
+	if t.tt != (lsmread.TimeTravel{}) || t.ro || len(t.name) != len(t.base) && !t.isBranch() {
+		e.err = fmt.Errorf("lakesql: %s is read-only (a past snapshot or a system view)", t.name)
+	}
+	if mode == modeInsert && len(t.sch.PrimaryKeys) > 0 && lookupInsert.MatchString(ctx.Query()) {
+		e.lookup = true
+	}
+	if (mode == modeUpdate || mode == modeDelete) && len(t.sch.PrimaryKeys) == 0 {
+		e.err = fmt.Errorf("lakesql: UPDATE and DELETE on append table %s need deletion vectors, which lakesql does not write yet", t.name)
+	}
+	return e
+}
+
+func (t *Table) isBranch() bool { return len(t.name) > len(t.base) && t.name[len(t.base):len(t.base)+8] == "$branch_" }
+
+// Inserter implements sql.InsertableTable.
+func (t *Table) Inserter(ctx *sql.Context) sql.RowInserter { return t.newEditor(ctx, modeInsert) }
+
+// Replacer implements sql.ReplaceableTable.
+func (t *Table) Replacer(ctx *sql.Context) sql.RowReplacer { return t.newEditor(ctx, modeReplace) }
+
+// Updater implements sql.UpdatableTable.
+func (t *Table) Updater(ctx *sql.Context) sql.RowUpdater { return t.newEditor(ctx, modeUpdate) }
+
+// Deleter implements sql.DeletableTable.
+func (t *Table) Deleter(ctx *sql.Context) sql.RowDeleter { return t.newEditor(ctx, modeDelete) }
+
+func (e *editor) StatementBegin(ctx *sql.Context) {}
+
+func (e *editor) DiscardChanges(ctx *sql.Context, errorEncountered error) error {
+	if tx, err := txFromContext(ctx); err == nil {
+		tx.discardStatement()
+	}
+	return nil
+}
+
+func (e *editor) StatementComplete(ctx *sql.Context) error {
+	tx, err := txFromContext(ctx)
+	if err != nil {
+		return err
+	}
+	tx.statementDone()
+	return nil
+}
+
+func (e *editor) Close(*sql.Context) error { return nil }
+
+// paimonRow converts a GMS row (all columns, schema order) to the value model.
+func (e *editor) paimonRow(row sql.Row) ([]any, error) {
+	if len(row) != len(e.t.sch.Fields) {
+		return nil, fmt.Errorf("lakesql: row has %d values, table %s has %d columns", len(row), e.t.name, len(e.t.sch.Fields))
+	}
+	out := make([]any, len(row))
+	for i, v := range row {
+		f := &e.t.sch.Fields[i]
+		x, err := fromSQL(&f.Type, v)
+		if err != nil {
+			return nil, fmt.Errorf("column %s: %w", f.Name, err)
+		}
+		if x == nil && !f.Type.Nullable {
+			return nil, sql.ErrInsertIntoNonNullableProvidedNull.New(f.Name)
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
+func (e *editor) add(ctx *sql.Context, kind kv.RowKind, row []any, readKey bool) error {
+	tx, err := txFromContext(ctx)
+	if err != nil {
+		return err
+	}
+	tt, err := tx.table(ctx, e.t)
+	if err != nil {
+		return err
+	}
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	tt.stmt = append(tt.stmt, txOp{kind: kind, row: row})
+	if readKey {
+		tt.readKeys[keyString(e.t.sch, keyIndexes(e.t.sch), row)] = true
+	}
+	return nil
+}
+
+// Insert implements sql.RowInserter.
+func (e *editor) Insert(ctx *sql.Context, row sql.Row) error {
+	if e.err != nil {
+		return e.err
+	}
+	r, err := e.paimonRow(row)
+	if err != nil {
+		return err
+	}
+	if e.lookup {
+		existing, ok, err := e.t.lookupRow(ctx, r)
+		if err != nil {
+			return err
+		}
+		if ok {
+			sqlRow, err := e.t.toSQLRow(existing)
+			if err != nil {
+				return err
+			}
+			return sql.NewUniqueKeyErr(fmt.Sprint(keyValues(e.t.sch, existing)), true, sqlRow)
+		}
+		return e.add(ctx, kv.Insert, r, true)
+	}
+	return e.add(ctx, kv.Insert, r, false)
+}
+
+// Update implements sql.RowUpdater.
+func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
+	if e.err != nil {
+		return e.err
+	}
+	o, err := e.paimonRow(old)
+	if err != nil {
+		return err
+	}
+	n, err := e.paimonRow(new)
+	if err != nil {
+		return err
+	}
+	idx := keyIndexes(e.t.sch)
+	if keyString(e.t.sch, idx, o) != keyString(e.t.sch, idx, n) {
+		if err := e.add(ctx, kv.Delete, o, true); err != nil {
+			return err
+		}
+		return e.add(ctx, kv.Insert, n, true)
+	}
+	if mergeEngine(e.t.sch) == schema.MergeEngineAggregation {
+		// An aggregation table folds every record: retract the old row so
+		// the update replaces it.
+		if err := e.add(ctx, kv.UpdateBefore, o, true); err != nil {
+			return err
+		}
+	}
+	return e.add(ctx, kv.UpdateAfter, n, true)
+}
+
+// Delete implements sql.RowDeleter.
+func (e *editor) Delete(ctx *sql.Context, row sql.Row) error {
+	if e.err != nil {
+		return e.err
+	}
+	r, err := e.paimonRow(row)
+	if err != nil {
+		return err
+	}
+	return e.add(ctx, kv.Delete, r, true)
+}
+
+func mergeEngine(sch *schema.TableSchema) schema.MergeEngine {
+	core, err := sch.Options.Core()
+	if err != nil {
+		return schema.MergeEngineDeduplicate
+	}
+	return core.MergeEngine
+}
+
+func keyValues(sch *schema.TableSchema, row []any) []any {
+	idx := keyIndexes(sch)
+	out := make([]any, len(idx))
+	for i, j := range idx {
+		out[i] = row[j]
+	}
+	return out
+}
+
+func (t *Table) toSQLRow(row []any) (sql.Row, error) {
+	out := make(sql.Row, len(row))
+	for i, v := range row {
+		x, err := toSQL(&t.sch.Fields[i].Type, v)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
+// lookupRow finds the current row of row's primary key: the committed table
+// (pruned to the key's files by statistics) overlaid with the transaction's
+// own pending writes.
+func (t *Table) lookupRow(ctx *sql.Context, row []any) ([]any, bool, error) {
+	var and lsmread.And
+	for _, i := range keyIndexes(t.sch) {
+		f := t.sch.Fields[i]
+		if row[i] == nil {
+			and = append(and, lsmread.Leaf{Field: i, Name: f.Name, Type: f.Type, Op: lsmread.OpIsNull})
+		} else {
+			and = append(and, lsmread.Leaf{Field: i, Name: f.Name, Type: f.Type, Op: lsmread.OpEq, Literals: []any{row[i]}})
+		}
+	}
+	p, err := t.lt.Plan(ctx, lsmread.ScanSpec{Filter: and})
+	if err != nil {
+		return nil, false, mapError(err)
+	}
+	r, err := p.NewReader()
+	if err != nil {
+		return nil, false, err
+	}
+	var found []any
+	for _, split := range p.Splits {
+		it, err := r.Read(ctx, split)
+		if err != nil {
+			return nil, false, err
+		}
+		for {
+			x, err := it.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				it.Close()
+				return nil, false, err
+			}
+			found = x
+		}
+		it.Close()
+	}
+	tx, err := txFromContext(ctx)
+	if err != nil {
+		return found, found != nil, nil
+	}
+	key := keyString(t.sch, keyIndexes(t.sch), row)
+	var ops []txOp
+	for _, op := range tx.pending(t) {
+		if keyString(t.sch, keyIndexes(t.sch), op.row) == key {
+			ops = append(ops, op)
+		}
+	}
+	if len(ops) == 0 {
+		return found, found != nil, nil
+	}
+	merged, ok, err := t.overlayKey(found, ops)
+	return merged, ok, err
+}
+
+// overlayKey merges a committed row (or nil) with pending ops of its key
+// through the table's merge function.
+func (t *Table) overlayKey(base []any, ops []txOp) ([]any, bool, error) {
+	f, err := kv.NewMergeFunctionFactory(t.sch.Options, t.sch.Fields, t.sch.PrimaryKeys)
+	if err != nil {
+		return nil, false, err
+	}
+	mf := kv.NewReducer(f.New())
+	mf.Reset()
+	seq := kv.SeqNum(0)
+	if base != nil {
+		if err := mf.Add(kv.KeyValue{Kind: kv.Insert, Value: base, Seq: seq, Level: 1}); err != nil {
+			return nil, false, err
+		}
+	}
+	for _, op := range ops {
+		seq++
+		if err := mf.Add(kv.KeyValue{Kind: op.kind, Value: op.row, Seq: seq, Level: -1}); err != nil {
+			return nil, false, err
+		}
+	}
+	res, ok, err := mf.Result()
+	if err != nil || !ok || !res.Kind.IsAdd() {
+		return nil, false, err
+	}
+	return append([]any(nil), res.Value...), true, nil
+}

@@ -1,0 +1,265 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/lakesql/lakesql/internal/kv"
+	"github.com/lakesql/lakesql/internal/schema"
+	"github.com/lakesql/lakesql/internal/storage"
+	"github.com/lakesql/lakesql/lsmread"
+	"github.com/lakesql/lakesql/lsmwrite"
+	"github.com/lakesql/lakesql/snapshot"
+)
+
+// ErrConflict is returned when a transaction's commit conflicts with a
+// commit made after it read; the client may retry (MySQL error 1213).
+var ErrConflict = errors.New("lakesql: transaction conflict, retry the transaction")
+
+// Transaction buffers a session's writes until commit: each statement or
+// explicit transaction commits one Paimon snapshot per table it wrote.
+// Reads inside the transaction see its own writes.
+type Transaction struct {
+	mu       sync.Mutex
+	readOnly bool
+	tables   map[string]*txTable // by table folder URL
+	order    []string
+}
+
+var _ sql.Transaction = (*Transaction)(nil)
+
+// NewTransaction starts a transaction.
+func NewTransaction(readOnly bool) *Transaction {
+	return &Transaction{readOnly: readOnly, tables: map[string]*txTable{}}
+}
+
+func (tx *Transaction) String() string  { return fmt.Sprintf("lakesql tx (%d tables)", len(tx.tables)) }
+func (tx *Transaction) IsReadOnly() bool { return tx.readOnly }
+
+// txOp is one buffered record.
+type txOp struct {
+	kind kv.RowKind
+	row  []any // one value per schema field, schema value model
+}
+
+// txTable is the buffered state of one table in a transaction.
+type txTable struct {
+	st   storage.Storage
+	lt   *lsmread.Table
+	sch  *schema.TableSchema
+	name string
+	// base is the snapshot id the transaction first read or wrote against.
+	base snapshot.SnapshotID
+	ops  []txOp // completed statements
+	stmt []txOp // the running statement (dropped by DiscardChanges)
+	// readKeys are the keys whose new values depend on what the
+	// transaction read (UPDATE, DELETE, ON DUPLICATE KEY UPDATE); a commit
+	// by someone else touching them after base is a conflict.
+	readKeys map[string]bool
+}
+
+func txFromContext(ctx *sql.Context) (*Transaction, error) {
+	tx, ok := ctx.GetTransaction().(*Transaction)
+	if !ok || tx == nil {
+		return nil, fmt.Errorf("lakesql: no transaction in session (writes need a lakesql session)")
+	}
+	return tx, nil
+}
+
+// table returns (creating) the buffered state of t.
+func (tx *Transaction) table(ctx context.Context, t *Table) (*txTable, error) {
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	key := t.lt.Storage().URL() + "#" + t.lt.BranchName()
+	if tt, ok := tx.tables[key]; ok {
+		return tt, nil
+	}
+	tt := &txTable{st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, readKeys: map[string]bool{}}
+	if id, ok, err := t.lt.Snapshots().LatestID(ctx); err != nil {
+		return nil, err
+	} else if ok {
+		tt.base = id
+	}
+	tx.tables[key] = tt
+	tx.order = append(tx.order, key)
+	return tt, nil
+}
+
+// pending returns the buffered ops of t (completed statements and the
+// running one), or nil.
+func (tx *Transaction) pending(t *Table) []txOp {
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	tt, ok := tx.tables[t.lt.Storage().URL()+"#"+t.lt.BranchName()]
+	if !ok {
+		return nil
+	}
+	return append(append([]txOp(nil), tt.ops...), tt.stmt...)
+}
+
+// statementDone moves the running statement's ops into the transaction.
+func (tx *Transaction) statementDone() {
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	for _, tt := range tx.tables {
+		tt.ops = append(tt.ops, tt.stmt...)
+		tt.stmt = nil
+	}
+}
+
+// discardStatement drops the running statement's ops.
+func (tx *Transaction) discardStatement() {
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	for _, tt := range tx.tables {
+		tt.stmt = nil
+	}
+}
+
+// Commit writes every buffered table and commits one snapshot per table.
+// Tables commit one after another; Paimon has no multi-table atomicity.
+func (tx *Transaction) Commit(ctx context.Context) error {
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	defer func() { tx.tables = map[string]*txTable{}; tx.order = nil }()
+	for _, key := range tx.order {
+		tt := tx.tables[key]
+		ops := append(tt.ops, tt.stmt...)
+		if len(ops) == 0 {
+			continue
+		}
+		if err := tt.commit(ctx, ops); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Rollback drops everything buffered.
+func (tx *Transaction) Rollback() {
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	tx.tables = map[string]*txTable{}
+	tx.order = nil
+}
+
+func (tt *txTable) commit(ctx context.Context, ops []txOp) error {
+	latest, err := tt.lt.Snapshots().Latest(ctx)
+	if err != nil && !errors.Is(err, snapshot.ErrSnapshotNotFound) {
+		return err
+	}
+	if latest == nil || errors.Is(err, snapshot.ErrSnapshotNotFound) {
+		latest = nil
+	}
+	if len(tt.readKeys) > 0 && latest != nil && latest.ID > tt.base {
+		if err := tt.checkConflicts(ctx, latest); err != nil {
+			return err
+		}
+	}
+	w, err := lsmwrite.NewTableWrite(ctx, tt.st, tt.sch, latest, lsmwrite.Options{Branch: tt.lt.BranchName()})
+	if err != nil {
+		return fmt.Errorf("table %s: %w", tt.name, err)
+	}
+	for _, op := range ops {
+		if err := w.Write(ctx, op.kind, op.row); err != nil {
+			w.Abort(ctx)
+			return fmt.Errorf("table %s: %w", tt.name, err)
+		}
+	}
+	if _, err := w.Commit(ctx); err != nil {
+		w.Abort(ctx)
+		if errors.Is(err, snapshot.ErrConflict) {
+			return fmt.Errorf("%w: table %s: %w", ErrConflict, tt.name, err)
+		}
+		return fmt.Errorf("table %s: %w", tt.name, err)
+	}
+	return nil
+}
+
+// checkConflicts fails when a snapshot committed after the transaction's
+// base may have changed a key whose new value the transaction computed from
+// what it read. It reads the keys of every row the newer snapshots added to
+// the table and intersects them with readKeys.
+func (tt *txTable) checkConflicts(ctx context.Context, latest *snapshot.Snapshot) error {
+	p, err := tt.lt.Plan(ctx, lsmread.ScanSpec{Delta: &lsmread.DeltaRange{After: tt.base, Upto: latest.ID}})
+	if err != nil {
+		return err
+	}
+	r, err := p.NewReader()
+	if err != nil {
+		return err
+	}
+	keyIdx := keyIndexes(tt.sch)
+	for _, split := range p.Splits {
+		it, err := r.Read(ctx, split)
+		if err != nil {
+			return err
+		}
+		for {
+			row, err := it.Next()
+			if err != nil {
+				it.Close()
+				if isEOF(err) {
+					break
+				}
+				return err
+			}
+			if tt.readKeys[keyString(tt.sch, keyIdx, row)] {
+				it.Close()
+				return fmt.Errorf("%w: table %s: a row this transaction read was changed by snapshot(s) %d..%d committed after it started",
+					ErrConflict, tt.name, tt.base+1, latest.ID)
+			}
+		}
+	}
+	return nil
+}
+
+// keyIndexes are the field indexes of the primary key (partition keys
+// included), or every field for append tables.
+func keyIndexes(sch *schema.TableSchema) []int {
+	if len(sch.PrimaryKeys) == 0 {
+		out := make([]int, len(sch.Fields))
+		for i := range out {
+			out[i] = i
+		}
+		return out
+	}
+	out := make([]int, len(sch.PrimaryKeys))
+	for i, k := range sch.PrimaryKeys {
+		out[i] = sch.FieldIndex(k)
+	}
+	return out
+}
+
+// keyString is a canonical text of a row's key, for maps.
+func keyString(sch *schema.TableSchema, idx []int, row []any) string {
+	var b strings.Builder
+	for _, i := range idx {
+		b.WriteString(canonValue(&sch.Fields[i].Type, row[i]))
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+func canonValue(t *schema.DataType, v any) string {
+	if v == nil {
+		return "\x01NULL"
+	}
+	switch x := v.(type) {
+	case []byte:
+		return string(x)
+	case schema.Decimal:
+		return x.String()
+	case schema.Timestamp:
+		return fmt.Sprintf("%d.%d", x.Millis, x.NanoOfMilli)
+	}
+	return fmt.Sprint(v)
+}
+
+func isEOF(err error) bool { return errors.Is(err, io.EOF) }
