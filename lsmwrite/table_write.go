@@ -84,6 +84,7 @@ type TableWrite struct {
 	indexRead bool
 
 	slab []any
+	perm []int32 // reused sort permutation
 }
 
 // partitionState is what a TableWrite knows of one partition it writes.
@@ -197,6 +198,9 @@ func NewTableWrite(ctx context.Context, st storage.Storage, sch *schema.TableSch
 			keyTypes[i] = f.Type
 		}
 		w.keyCmp = kv.NewKeyComparator(keyTypes)
+		if fast := fastKeyComparator(keyTypes); fast != nil {
+			w.keyCmp = fast
+		}
 		w.seqCmp = w.mff.SequenceComparator()
 		w.ignoreDelete = core.IgnoreDelete
 		if w.ignoreUpdateBefore, err = boolOption(sch.Options, optIgnoreUpdateBefore); err != nil {
@@ -492,27 +496,10 @@ func (w *TableWrite) flush(ctx context.Context, bs *bucketState) error {
 	if len(bs.buf) == 0 {
 		return nil
 	}
-	keyCmp, seqCmp := w.keyCmp, w.seqCmp
-	slices.SortFunc(bs.buf, func(a, b kv.KeyValue) int {
-		if c := keyCmp(a.Key, b.Key); c != 0 {
-			return c
-		}
-		if seqCmp != nil {
-			if c := seqCmp(a.Value, b.Value); c != 0 {
-				return c
-			}
-		}
-		switch {
-		case a.Seq < b.Seq:
-			return -1
-		case a.Seq > b.Seq:
-			return 1
-		}
-		return 0
-	})
+	w.perm = w.sortBuffer(bs.buf, w.perm)
 	if bs.changelog != nil {
-		for _, rec := range bs.buf {
-			if err := bs.changelog.writeKV(ctx, rec); err != nil {
+		for _, i := range w.perm {
+			if err := bs.changelog.writeKV(ctx, bs.buf[i]); err != nil {
 				return err
 			}
 		}
@@ -520,7 +507,7 @@ func (w *TableWrite) flush(ctx context.Context, bs *bucketState) error {
 			return err
 		}
 	}
-	r := w.mff.NewReader([]kv.RecordReader{kv.NewSliceReader(bs.buf)}, keyCmp)
+	r := w.mff.NewReader([]kv.RecordReader{&sortedRun{buf: bs.buf, perm: w.perm}}, w.keyCmp)
 	for {
 		rec, ok, err := r.Next()
 		if err != nil {
