@@ -13,12 +13,12 @@ import (
 )
 
 var (
-	_ sql.InsertableTable   = (*Table)(nil)
-	_ sql.ReplaceableTable  = (*Table)(nil)
-	_ sql.UpdatableTable    = (*Table)(nil)
-	_ sql.DeletableTable    = (*Table)(nil)
-	_ sql.RowReplacer       = (*editor)(nil)
-	_ sql.RowUpdater        = (*editor)(nil)
+	_ sql.InsertableTable  = (*Table)(nil)
+	_ sql.ReplaceableTable = (*Table)(nil)
+	_ sql.UpdatableTable   = (*Table)(nil)
+	_ sql.DeletableTable   = (*Table)(nil)
+	_ sql.RowReplacer      = (*editor)(nil)
+	_ sql.RowUpdater       = (*editor)(nil)
 )
 
 // Statements that need to know whether a key exists: everything else on a
@@ -56,7 +56,9 @@ func (t *Table) newEditor(ctx *sql.Context, mode editMode) *editor {
 	return e
 }
 
-func (t *Table) isBranch() bool { return len(t.name) > len(t.base) && t.name[len(t.base):len(t.base)+8] == "$branch_" }
+func (t *Table) isBranch() bool {
+	return len(t.name) > len(t.base) && t.name[len(t.base):len(t.base)+8] == "$branch_"
+}
 
 // Inserter implements sql.InsertableTable.
 func (t *Table) Inserter(ctx *sql.Context) sql.RowInserter { return t.newEditor(ctx, modeInsert) }

@@ -39,7 +39,7 @@ func NewTransaction(readOnly bool) *Transaction {
 	return &Transaction{readOnly: readOnly, tables: map[string]*txTable{}}
 }
 
-func (tx *Transaction) String() string  { return fmt.Sprintf("lakesql tx (%d tables)", len(tx.tables)) }
+func (tx *Transaction) String() string   { return fmt.Sprintf("lakesql tx (%d tables)", len(tx.tables)) }
 func (tx *Transaction) IsReadOnly() bool { return tx.readOnly }
 
 // txOp is one buffered record.
