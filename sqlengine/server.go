@@ -73,7 +73,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		Address:  net.JoinHostPort(cfg.Host, fmt.Sprint(cfg.Port)),
 		Version:  "8.0.33-" + Version,
 	}
-	srv, err := server.NewServerWithHandler(scfg, engine, sql.NewContext, s.sessionBuilder, nil, wrapHandler)
+	srv, err := server.NewServerWithHandler(scfg, engine, sql.NewContext, s.sessionBuilder, nil, s.wrapDDL)
 	if err != nil {
 		st.Close()
 		return nil, fmt.Errorf("sqlengine: listen on %s: %w", scfg.Address, err)

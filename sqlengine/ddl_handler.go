@@ -1,0 +1,273 @@
+package sqlengine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/sqltypes"
+	querypb "github.com/dolthub/vitess/go/vt/proto/query"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+
+	"github.com/lakesql/lakesql/internal/schema"
+	"github.com/lakesql/lakesql/provider"
+)
+
+// ddlHandler is the outermost protocol handler: it executes the DDL that
+// GMS cannot (Flink/Spark/Doris CREATE TABLE, CREATE TABLE … LIKE with the
+// exact Paimon schema, every ALTER TABLE it parses, SHOW CREATE TABLE in
+// Paimon form) directly against the provider, and hands every other
+// statement to the wrapped handler unchanged. A statement the front cannot
+// parse goes to GMS when GMS's parser accepts it (MySQL syntax the front
+// lacks, e.g. inline indexes); otherwise the front's syntax error (1064) is
+// returned. Errors never close the connection.
+type ddlHandler struct {
+	mysql.Handler
+	s *Server
+}
+
+// wrapDDL wraps GMS's handler with the query front (wrapHandler) and the
+// DDL front; it is the handler wrapper of the server.
+func (s *Server) wrapDDL(h mysql.Handler) (mysql.Handler, error) {
+	inner, err := wrapHandler(h)
+	if err != nil {
+		return nil, err
+	}
+	return &ddlHandler{Handler: inner, s: s}, nil
+}
+
+func (h *ddlHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
+	if done, err := h.tryDDL(ctx, c, query, callback, false); done {
+		return err
+	}
+	return h.Handler.ComQuery(ctx, c, query, callback)
+}
+
+func (h *ddlHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
+	first, rest, err := sqlparser.SplitStatement(query)
+	if err == nil {
+		if done, err := h.tryDDL(ctx, c, first, callback, strings.TrimSpace(rest) != ""); done {
+			return rest, err
+		}
+	}
+	return h.Handler.ComMultiQuery(ctx, c, query, callback)
+}
+
+// tryDDL executes query when it is a statement of the DDL front; done is
+// false when it is not (the caller hands it to GMS).
+func (h *ddlHandler) tryDDL(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn, more bool) (done bool, err error) {
+	stmt, ok, perr := parseDDL(query)
+	if !ok {
+		return false, nil
+	}
+	if perr != nil {
+		if errors.Is(perr, errUnsupported) {
+			return true, sqlError(perr)
+		}
+		if _, verr := sqlparser.Parse(query); verr == nil {
+			return false, nil
+		}
+		return true, mysql.NewSQLError(mysql.ERParseError, mysql.SSClientError, "lakesql: %v", perr)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			done, err = true, mysql.NewSQLError(mysql.ERUnknownError, mysql.SSUnknownSQLState, "lakesql: internal error executing %q: %v", query, r)
+		}
+	}()
+	sctx, err := h.s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
+	if err != nil {
+		return true, sqlError(err)
+	}
+	res, err := h.execDDL(sctx, stmt)
+	if err != nil {
+		return true, sqlError(err)
+	}
+	return true, callback(res, more)
+}
+
+func currentDB(ctx *sql.Context, db string) (string, error) {
+	if db != "" {
+		return db, nil
+	}
+	if cur := ctx.GetCurrentDatabase(); cur != "" {
+		return cur, nil
+	}
+	return "", mysql.NewSQLError(mysql.ERNoDb, mysql.SSNoDB, "No database selected")
+}
+
+func (h *ddlHandler) execDDL(ctx *sql.Context, stmt any) (*sqltypes.Result, error) {
+	pro := h.s.provider
+	switch s := stmt.(type) {
+	case *createTableStmt:
+		db, err := currentDB(ctx, s.db)
+		if err != nil {
+			return nil, err
+		}
+		if s.isLike {
+			srcDB, err := currentDB(ctx, s.likeDB)
+			if err != nil {
+				return nil, err
+			}
+			return &sqltypes.Result{}, pro.CreateTableLike(ctx, db, s.name, srcDB, s.like, s.ifNotExists)
+		}
+		ts, err := s.tableSchema()
+		if err != nil {
+			return nil, err
+		}
+		return &sqltypes.Result{}, pro.CreatePaimonTable(ctx, db, s.name, ts, s.ifNotExists)
+	case *alterTableStmt:
+		db, err := currentDB(ctx, s.db)
+		if err != nil {
+			return nil, err
+		}
+		changes, err := s.schemaChanges()
+		if err != nil {
+			return nil, err
+		}
+		return &sqltypes.Result{}, pro.AlterPaimonTable(ctx, db, s.name, changes)
+	case *showCreateTableStmt:
+		db, err := currentDB(ctx, s.db)
+		if err != nil {
+			return nil, err
+		}
+		ts, name, err := pro.LatestTableSchema(ctx, db, s.name)
+		if err != nil {
+			return nil, err
+		}
+		return showCreateResult(name, ShowCreateTable(name, ts)), nil
+	}
+	return nil, fmt.Errorf("lakesql: unexpected DDL statement %T", stmt)
+}
+
+// tableSchema builds the schema of CREATE TABLE (ids and defaults are
+// assigned by the provider).
+func (s *createTableStmt) tableSchema() (*schema.TableSchema, error) {
+	flink := s.flink
+	for _, c := range s.cols {
+		flink = flink || isFlinkType(c.typeText)
+	}
+	ts := &schema.TableSchema{PrimaryKeys: s.primaryKey, PartitionKeys: s.partitionKeys, Options: schema.Options{}, Comment: s.comment}
+	for _, c := range s.cols {
+		t, err := columnType(c.typeText, flink)
+		if err != nil {
+			return nil, fmt.Errorf("%w: column %s: %v", errUnsupported, c.name, err)
+		}
+		ts.Fields = append(ts.Fields, schema.DataField{Name: c.name, Type: t.WithNullable(!c.notNull), Description: c.comment})
+	}
+	for _, kv := range s.options {
+		if _, dup := ts.Options[kv[0]]; dup {
+			return nil, fmt.Errorf("%w: option '%s' is given twice", errUnsupported, kv[0])
+		}
+		ts.Options[kv[0]] = kv[1]
+	}
+	return ts, nil
+}
+
+// schemaChanges turns ALTER TABLE actions into provider schema changes.
+func (s *alterTableStmt) schemaChanges() ([]provider.SchemaChange, error) {
+	flink := s.flink
+	for _, a := range s.actions {
+		if a.col.typeText != "" {
+			flink = flink || isFlinkType(a.col.typeText)
+		}
+	}
+	colType := func(c colDef) (schema.DataType, error) {
+		t, err := columnType(c.typeText, flink)
+		if err != nil {
+			return t, fmt.Errorf("%w: column %s: %v", errUnsupported, c.name, err)
+		}
+		return t.WithNullable(!c.notNull), nil
+	}
+	var out []provider.SchemaChange
+	for _, a := range s.actions {
+		switch a.kind {
+		case "ADD":
+			t, err := colType(a.col)
+			if err != nil {
+				return nil, err
+			}
+			if a.col.pk {
+				return nil, fmt.Errorf("%w: changing the primary key of a Paimon table is not supported", errUnsupported)
+			}
+			out = append(out, provider.SchemaChange{Kind: provider.AddColumn, Column: a.col.name, Type: t, Comment: a.col.comment, First: a.first, After: a.after})
+		case "MODIFY", "CHANGE":
+			t, err := colType(a.col)
+			if err != nil {
+				return nil, err
+			}
+			name := a.col.name
+			if a.kind == "CHANGE" && a.column != a.col.name {
+				out = append(out, provider.SchemaChange{Kind: provider.RenameColumn, Column: a.column, NewName: a.col.name})
+			}
+			out = append(out,
+				provider.SchemaChange{Kind: provider.UpdateColumnType, Column: name, Type: t},
+				provider.SchemaChange{Kind: provider.UpdateColumnComment, Column: name, Comment: a.col.comment})
+			if a.first || a.after != "" {
+				out = append(out, provider.SchemaChange{Kind: provider.MoveColumn, Column: name, First: a.first, After: a.after})
+			}
+		case "DROP":
+			out = append(out, provider.SchemaChange{Kind: provider.DropColumn, Column: a.column})
+		case "RENAME":
+			out = append(out, provider.SchemaChange{Kind: provider.RenameColumn, Column: a.column, NewName: a.newName})
+		case "SET":
+			for _, kv := range a.props {
+				out = append(out, provider.SchemaChange{Kind: provider.SetOption, Key: kv[0], Value: kv[1]})
+			}
+		case "RESET":
+			for _, k := range a.keys {
+				out = append(out, provider.SchemaChange{Kind: provider.RemoveOption, Key: k})
+			}
+		case "COMMENT":
+			c := a.comment
+			out = append(out, provider.SchemaChange{Kind: provider.UpdateComment, Comment: &c})
+		}
+	}
+	return out, nil
+}
+
+func showCreateResult(name, ddl string) *sqltypes.Result {
+	cs := uint32(sql.CharacterSet_utf8mb4)
+	return &sqltypes.Result{
+		Fields: []*querypb.Field{
+			{Name: "Table", Type: querypb.Type_VARCHAR, Charset: cs, ColumnLength: 256},
+			{Name: "Create Table", Type: querypb.Type_VARCHAR, Charset: cs, ColumnLength: 1 << 20},
+		},
+		Rows: [][]sqltypes.Value{{
+			sqltypes.MakeTrusted(querypb.Type_VARCHAR, []byte(name)),
+			sqltypes.MakeTrusted(querypb.Type_VARCHAR, []byte(ddl)),
+		}},
+	}
+}
+
+// sqlError turns an error of the DDL front or the provider into a MySQL
+// error with the closest code.
+func sqlError(err error) error {
+	var se *mysql.SQLError
+	if errors.As(err, &se) {
+		return se
+	}
+	code, state := mysql.ERUnknownError, mysql.SSUnknownSQLState
+	msg := err.Error()
+	switch {
+	case sql.ErrTableAlreadyExists.Is(err):
+		code, state = mysql.ERTableExists, "42S01"
+	case sql.ErrTableNotFound.Is(err):
+		code, state = mysql.ERNoSuchTable, "42S02"
+	case sql.ErrDatabaseNotFound.Is(err):
+		code, state = mysql.ERBadDb, "42000"
+	case sql.ErrDatabaseExists.Is(err):
+		code = mysql.ERDbCreateExists
+	case sql.ErrColumnExists.Is(err), sql.ErrDuplicateColumn.Is(err):
+		code, state = mysql.ERDupFieldName, "42S21"
+	case sql.ErrTableColumnNotFound.Is(err):
+		code, state = mysql.ERBadFieldError, "42S22"
+	case errors.Is(err, provider.ErrSchemaConflict):
+		code, state = mysql.ERLockDeadlock, "40001"
+	case errors.Is(err, errUnsupported):
+		msg = "lakesql: " + strings.TrimPrefix(strings.TrimPrefix(msg, errUnsupported.Error()), ": ")
+	}
+	return mysql.NewSQLError(code, state, "%s", msg)
+}

@@ -1,0 +1,822 @@
+package sqlengine
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// The DDL front: a small tokenizer and recursive-descent parser for the DDL
+// spellings users bring from Flink, Spark, Doris and StarRocks, which GMS's
+// parser lacks (PRIMARY KEY … NOT ENFORCED, STRING/BYTES/ARRAY<…>/ROW<…>
+// types, PARTITIONED BY, WITH (…), PROPERTIES (…), ALTER TABLE … SET/RESET),
+// plus the MySQL spellings of the same statements, so one code path maps
+// types. Statements it does not recognise go to GMS unchanged.
+//
+// Strings are Flink SQL strings: '' is a quote, a backslash is an ordinary
+// character. Identifiers may be backquoted (`` escapes a backquote).
+
+// errDDLSyntax marks a syntax error of the DDL front (MySQL 1064).
+var errDDLSyntax = errors.New("syntax error")
+
+type tokKind int
+
+const (
+	tokEOF tokKind = iota
+	tokIdent
+	tokQuotedIdent
+	tokString
+	tokNumber
+	tokSymbol
+)
+
+type token struct {
+	kind       tokKind
+	text       string // identifier/symbol/number text, or the unquoted string value
+	start, end int    // byte offsets in the statement
+}
+
+func (t token) String() string {
+	switch t.kind {
+	case tokEOF:
+		return "end of statement"
+	case tokString:
+		return "'" + t.text + "'"
+	case tokQuotedIdent:
+		return "`" + t.text + "`"
+	}
+	return "'" + t.text + "'"
+}
+
+// tokenize splits a statement into tokens, skipping whitespace and comments.
+func tokenize(s string) ([]token, error) {
+	var out []token
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
+			i++
+		case c == '-' && i+1 < len(s) && s[i+1] == '-', c == '#':
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+		case c == '/' && i+1 < len(s) && s[i+1] == '*':
+			j := strings.Index(s[i+2:], "*/")
+			if j < 0 {
+				return nil, fmt.Errorf("%w: unterminated comment at position %d", errDDLSyntax, i)
+			}
+			i += j + 4
+		case c == '\'' || c == '"':
+			var b strings.Builder
+			j := i + 1
+			for {
+				if j >= len(s) {
+					return nil, fmt.Errorf("%w: unterminated string at position %d", errDDLSyntax, i)
+				}
+				if s[j] == c {
+					if j+1 < len(s) && s[j+1] == c {
+						b.WriteByte(c)
+						j += 2
+						continue
+					}
+					break
+				}
+				b.WriteByte(s[j])
+				j++
+			}
+			out = append(out, token{kind: tokString, text: b.String(), start: i, end: j + 1})
+			i = j + 1
+		case c == '`':
+			var b strings.Builder
+			j := i + 1
+			for {
+				if j >= len(s) {
+					return nil, fmt.Errorf("%w: unterminated identifier at position %d", errDDLSyntax, i)
+				}
+				if s[j] == '`' {
+					if j+1 < len(s) && s[j+1] == '`' {
+						b.WriteByte('`')
+						j += 2
+						continue
+					}
+					break
+				}
+				b.WriteByte(s[j])
+				j++
+			}
+			out = append(out, token{kind: tokQuotedIdent, text: b.String(), start: i, end: j + 1})
+			i = j + 1
+		case isIdentByte(c) && !(c >= '0' && c <= '9'):
+			j := i
+			for j < len(s) && isIdentByte(s[j]) {
+				j++
+			}
+			out = append(out, token{kind: tokIdent, text: s[i:j], start: i, end: j})
+			i = j
+		case c >= '0' && c <= '9' || (c == '-' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9'):
+			j := i + 1
+			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.') {
+				j++
+			}
+			out = append(out, token{kind: tokNumber, text: s[i:j], start: i, end: j})
+			i = j
+		default:
+			out = append(out, token{kind: tokSymbol, text: string(c), start: i, end: i + 1})
+			i++
+		}
+	}
+	out = append(out, token{kind: tokEOF, start: len(s), end: len(s)})
+	return out, nil
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+// parser is a recursive-descent parser over the tokens of one statement.
+type parser struct {
+	src  string
+	toks []token
+	pos  int
+}
+
+func (p *parser) peek() token { return p.toks[p.pos] }
+func (p *parser) peekAt(n int) token {
+	if p.pos+n < len(p.toks) {
+		return p.toks[p.pos+n]
+	}
+	return p.toks[len(p.toks)-1]
+}
+func (p *parser) next() token {
+	t := p.toks[p.pos]
+	if t.kind != tokEOF {
+		p.pos++
+	}
+	return t
+}
+
+// isKw reports whether t is the unquoted keyword kw.
+func isKw(t token, kw string) bool { return t.kind == tokIdent && strings.EqualFold(t.text, kw) }
+
+func (p *parser) atKw(kws ...string) bool {
+	for i, kw := range kws {
+		if !isKw(p.peekAt(i), kw) {
+			return false
+		}
+	}
+	return true
+}
+
+// acceptKw consumes the keyword sequence kws if it is next.
+func (p *parser) acceptKw(kws ...string) bool {
+	if !p.atKw(kws...) {
+		return false
+	}
+	p.pos += len(kws)
+	return true
+}
+
+func (p *parser) errorf(format string, args ...any) error {
+	t := p.peek()
+	near := t.String()
+	return fmt.Errorf("%w at position %d near %s: %s", errDDLSyntax, t.start, near, fmt.Sprintf(format, args...))
+}
+
+func (p *parser) expectKw(kws ...string) error {
+	if !p.acceptKw(kws...) {
+		return p.errorf("expected %s", strings.Join(kws, " "))
+	}
+	return nil
+}
+
+func (p *parser) atSym(s string) bool {
+	t := p.peek()
+	return t.kind == tokSymbol && t.text == s
+}
+
+func (p *parser) acceptSym(s string) bool {
+	if p.atSym(s) {
+		p.pos++
+		return true
+	}
+	return false
+}
+
+func (p *parser) expectSym(s string) error {
+	if !p.acceptSym(s) {
+		return p.errorf("expected '%s'", s)
+	}
+	return nil
+}
+
+func (p *parser) ident() (string, error) {
+	t := p.peek()
+	if t.kind == tokIdent || t.kind == tokQuotedIdent {
+		p.pos++
+		return t.text, nil
+	}
+	return "", p.errorf("expected an identifier")
+}
+
+func (p *parser) str() (string, error) {
+	t := p.peek()
+	if t.kind == tokString {
+		p.pos++
+		return t.text, nil
+	}
+	return "", p.errorf("expected a quoted string")
+}
+
+// tableName parses [catalog.][db.]table; a catalog qualifier is ignored.
+func (p *parser) tableName() (db, name string, err error) {
+	parts := []string{}
+	for {
+		s, err := p.ident()
+		if err != nil {
+			return "", "", err
+		}
+		parts = append(parts, s)
+		if !p.acceptSym(".") {
+			break
+		}
+	}
+	switch len(parts) {
+	case 1:
+		return "", parts[0], nil
+	case 2:
+		return parts[0], parts[1], nil
+	case 3:
+		return parts[1], parts[2], nil
+	}
+	return "", "", p.errorf("table name %s has too many parts", strings.Join(parts, "."))
+}
+
+func (p *parser) identList() ([]string, error) {
+	if err := p.expectSym("("); err != nil {
+		return nil, err
+	}
+	var out []string
+	for {
+		s, err := p.ident()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+		if p.acceptSym(")") {
+			return out, nil
+		}
+		if err := p.expectSym(","); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// property keys may be quoted strings or (Spark) dotted identifiers.
+func (p *parser) propKey() (string, error) {
+	t := p.peek()
+	if t.kind == tokString {
+		p.pos++
+		return t.text, nil
+	}
+	var parts []string
+	for {
+		s, err := p.ident()
+		if err != nil {
+			return "", p.errorf("expected an option key")
+		}
+		parts = append(parts, s)
+		if !p.acceptSym(".") {
+			return strings.Join(parts, "."), nil
+		}
+	}
+}
+
+// props parses ('k' = 'v', ...).
+func (p *parser) props() ([][2]string, error) {
+	if err := p.expectSym("("); err != nil {
+		return nil, err
+	}
+	var out [][2]string
+	if p.acceptSym(")") {
+		return out, nil
+	}
+	for {
+		k, err := p.propKey()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expectSym("="); err != nil {
+			return nil, err
+		}
+		t := p.peek()
+		var v string
+		switch t.kind {
+		case tokString, tokNumber:
+			v = t.text
+			p.pos++
+		case tokIdent: // Spark: 'k' = true
+			v = t.text
+			p.pos++
+		default:
+			return nil, p.errorf("expected the value of option '%s'", k)
+		}
+		out = append(out, [2]string{k, v})
+		if p.acceptSym(")") {
+			return out, nil
+		}
+		if err := p.expectSym(","); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// keyList parses ('k1', 'k2', ...) of RESET / UNSET.
+func (p *parser) keyList() ([]string, error) {
+	if err := p.expectSym("("); err != nil {
+		return nil, err
+	}
+	var out []string
+	for {
+		k, err := p.propKey()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, k)
+		if p.acceptSym(")") {
+			return out, nil
+		}
+		if err := p.expectSym(","); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func (p *parser) end() error {
+	p.acceptSym(";")
+	if p.peek().kind != tokEOF {
+		return p.errorf("unexpected text after the statement")
+	}
+	return nil
+}
+
+// colDef is one column definition.
+type colDef struct {
+	name     string
+	typeText string
+	notNull  bool
+	comment  *string
+	pk       bool
+}
+
+// columnStop are the words that end a column's type at nesting depth 0.
+var columnStop = map[string]bool{
+	"NOT": true, "NULL": true, "DEFAULT": true, "COMMENT": true, "PRIMARY": true, "UNIQUE": true,
+	"KEY": true, "AUTO_INCREMENT": true, "CHARACTER": true, "CHARSET": true, "COLLATE": true,
+	"GENERATED": true, "AS": true, "REFERENCES": true, "CHECK": true, "CONSTRAINT": true,
+	"FIRST": true, "AFTER": true, "ON": true, "METADATA": true, "VIRTUAL": true, "STORED": true,
+}
+
+// column parses name type [NOT NULL | NULL | DEFAULT NULL | COMMENT '…' | PRIMARY KEY [NOT ENFORCED]]…
+func (p *parser) column() (colDef, error) {
+	var c colDef
+	var err error
+	if c.name, err = p.ident(); err != nil {
+		return c, err
+	}
+	start := p.peek().start
+	end := start
+	depth := 0
+	for {
+		t := p.peek()
+		if t.kind == tokEOF {
+			break
+		}
+		if depth == 0 {
+			if t.kind == tokSymbol && (t.text == "," || t.text == ")") {
+				break
+			}
+			if t.kind == tokIdent && columnStop[strings.ToUpper(t.text)] {
+				// NOT NULL inside the type text is for the column; "WITH LOCAL TIME ZONE" is type text.
+				break
+			}
+		}
+		if t.kind == tokSymbol {
+			switch t.text {
+			case "(", "<":
+				depth++
+			case ")", ">":
+				depth--
+			}
+		}
+		end = t.end
+		p.pos++
+	}
+	c.typeText = strings.TrimSpace(p.src[start:end])
+	if c.typeText == "" {
+		return c, p.errorf("expected the type of column %s", c.name)
+	}
+	for {
+		switch {
+		case p.acceptKw("NOT", "NULL"):
+			c.notNull = true
+		case p.acceptKw("NULL"):
+		case p.acceptKw("DEFAULT", "NULL"):
+		case p.atKw("DEFAULT"):
+			return c, fmt.Errorf("%w: column %s: DEFAULT values are not supported; Paimon columns default to NULL", errUnsupported, c.name)
+		case p.acceptKw("COMMENT"):
+			s, err := p.str()
+			if err != nil {
+				return c, err
+			}
+			c.comment = &s
+		case p.acceptKw("PRIMARY", "KEY"):
+			c.pk = true
+			p.acceptKw("NOT", "ENFORCED")
+		case p.acceptKw("CHARACTER", "SET"), p.acceptKw("CHARSET"), p.acceptKw("COLLATE"):
+			if _, err := p.ident(); err != nil {
+				return c, err
+			}
+		case p.atKw("AUTO_INCREMENT"):
+			return c, fmt.Errorf("%w: column %s: AUTO_INCREMENT is not supported by Paimon tables", errUnsupported, c.name)
+		default:
+			return c, nil
+		}
+	}
+}
+
+// errUnsupported marks a statement the front parsed but lakesql cannot
+// execute (MySQL 1105 with the message).
+var errUnsupported = errors.New("unsupported")
+
+// createTableStmt is CREATE TABLE.
+type createTableStmt struct {
+	db, name      string
+	ifNotExists   bool
+	likeDB, like  string
+	isLike        bool
+	cols          []colDef
+	primaryKey    []string
+	partitionKeys []string
+	options       [][2]string
+	comment       *string
+	flink         bool // a Flink/Spark/Doris-only construct was seen
+}
+
+// alterAction is one action of ALTER TABLE.
+type alterAction struct {
+	kind    string // ADD, DROP, RENAME, MODIFY, CHANGE, SET, RESET, COMMENT, PK
+	col     colDef
+	column  string // DROP, RENAME (old), CHANGE (old)
+	newName string // RENAME
+	first   bool
+	after   string
+	props   [][2]string
+	keys    []string
+	comment string
+}
+
+type alterTableStmt struct {
+	db, name string
+	actions  []alterAction
+	flink    bool
+}
+
+type showCreateTableStmt struct{ db, name string }
+
+// parseDDL parses the statements the front handles. ok is false when q is
+// not one of them (it goes to GMS unchanged).
+func parseDDL(q string) (stmt any, ok bool, err error) {
+	toks, err := tokenize(q)
+	if err != nil {
+		return nil, startsWithKw(q, "CREATE", "TABLE") || startsWithKw(q, "ALTER", "TABLE"), err
+	}
+	p := &parser{src: q, toks: toks}
+	switch {
+	case p.atKw("CREATE", "TABLE"):
+		p.pos += 2
+		s, err := p.createTable()
+		return s, true, err
+	case p.atKw("ALTER", "TABLE"):
+		p.pos += 2
+		s, err := p.alterTable()
+		return s, true, err
+	case p.atKw("SHOW", "CREATE", "TABLE"):
+		p.pos += 3
+		db, name, err := p.tableName()
+		if err != nil {
+			return nil, false, nil
+		}
+		if p.end() != nil || strings.Contains(name, "$") {
+			return nil, false, nil // AS OF, system tables: GMS
+		}
+		return &showCreateTableStmt{db: db, name: name}, true, nil
+	}
+	return nil, false, nil
+}
+
+func startsWithKw(q string, kws ...string) bool {
+	f := strings.Fields(q)
+	if len(f) < len(kws) {
+		return false
+	}
+	for i, kw := range kws {
+		if !strings.EqualFold(f[i], kw) {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *parser) createTable() (*createTableStmt, error) {
+	s := &createTableStmt{}
+	if p.acceptKw("IF", "NOT", "EXISTS") {
+		s.ifNotExists = true
+	}
+	var err error
+	if s.db, s.name, err = p.tableName(); err != nil {
+		return nil, err
+	}
+	if p.acceptKw("LIKE") || (p.atSym("(") && isKw(p.peekAt(1), "LIKE")) {
+		paren := p.acceptSym("(")
+		if paren {
+			p.acceptKw("LIKE")
+		}
+		s.isLike = true
+		if s.likeDB, s.like, err = p.tableName(); err != nil {
+			return nil, err
+		}
+		if paren {
+			if err := p.expectSym(")"); err != nil {
+				return nil, err
+			}
+		}
+		return s, p.end()
+	}
+	if err := p.expectSym("("); err != nil {
+		return nil, err
+	}
+	for {
+		switch {
+		case p.atKw("CONSTRAINT") || p.atKw("PRIMARY", "KEY"):
+			if p.acceptKw("CONSTRAINT") {
+				if _, err := p.ident(); err != nil {
+					return nil, err
+				}
+			}
+			if err := p.expectKw("PRIMARY", "KEY"); err != nil {
+				return nil, err
+			}
+			if s.primaryKey != nil {
+				return nil, p.errorf("the primary key is declared twice")
+			}
+			if s.primaryKey, err = p.identList(); err != nil {
+				return nil, err
+			}
+			if p.acceptKw("NOT", "ENFORCED") {
+				s.flink = true
+			}
+		case p.atKw("KEY"), p.atKw("INDEX"), p.atKw("UNIQUE"), p.atKw("FOREIGN"), p.atKw("CHECK"),
+			p.atKw("FULLTEXT"), p.atKw("SPATIAL"), p.atKw("WATERMARK"), p.atKw("PERIOD"):
+			return nil, p.errorf("indexes, constraints and watermarks are not part of a Paimon table")
+		default:
+			c, err := p.column()
+			if err != nil {
+				return nil, err
+			}
+			if c.pk {
+				if s.primaryKey != nil {
+					return nil, p.errorf("the primary key is declared twice")
+				}
+				s.primaryKey = []string{c.name}
+			}
+			s.cols = append(s.cols, c)
+		}
+		if p.acceptSym(")") {
+			break
+		}
+		if err := p.expectSym(","); err != nil {
+			return nil, err
+		}
+	}
+	for !p.atSym(";") && p.peek().kind != tokEOF {
+		switch {
+		case p.acceptKw("COMMENT"):
+			p.acceptSym("=")
+			c, err := p.str()
+			if err != nil {
+				return nil, err
+			}
+			s.comment = &c
+		case p.acceptKw("PARTITIONED", "BY"), p.acceptKw("PARTITION", "BY"):
+			if s.partitionKeys != nil {
+				return nil, p.errorf("the partition keys are declared twice")
+			}
+			if s.partitionKeys, err = p.identList(); err != nil {
+				return nil, err
+			}
+			s.flink = true
+		case p.acceptKw("PRIMARY", "KEY"), p.acceptKw("UNIQUE", "KEY"): // Doris/StarRocks key clause
+			if s.primaryKey != nil {
+				return nil, p.errorf("the primary key is declared twice")
+			}
+			if s.primaryKey, err = p.identList(); err != nil {
+				return nil, err
+			}
+			s.flink = true
+		case p.acceptKw("DISTRIBUTED", "BY", "HASH"): // Doris/StarRocks
+			keys, err := p.identList()
+			if err != nil {
+				return nil, err
+			}
+			s.options = append(s.options, [2]string{"bucket-key", strings.Join(keys, ",")})
+			if p.acceptKw("BUCKETS") {
+				t := p.next()
+				if t.kind != tokNumber {
+					return nil, p.errorf("expected a bucket count")
+				}
+				s.options = append(s.options, [2]string{"bucket", t.text})
+			}
+			s.flink = true
+		case p.acceptKw("WITH"), p.acceptKw("PROPERTIES"), p.acceptKw("TBLPROPERTIES"), p.acceptKw("OPTIONS"):
+			props, err := p.props()
+			if err != nil {
+				return nil, err
+			}
+			s.options = append(s.options, props...)
+			s.flink = true
+		case p.acceptKw("USING"): // Spark: USING paimon
+			f, err := p.ident()
+			if err != nil {
+				return nil, err
+			}
+			if !strings.EqualFold(f, "paimon") {
+				return nil, fmt.Errorf("%w: USING %s: lakesql creates Paimon tables only", errUnsupported, f)
+			}
+			s.flink = true
+		case p.acceptKw("ENGINE"):
+			p.acceptSym("=")
+			if _, err := p.ident(); err != nil {
+				return nil, err
+			}
+		case p.acceptKw("DEFAULT", "CHARSET"), p.acceptKw("DEFAULT", "CHARACTER", "SET"), p.acceptKw("CHARSET"), p.acceptKw("CHARACTER", "SET"),
+			p.acceptKw("DEFAULT", "COLLATE"), p.acceptKw("COLLATE"):
+			p.acceptSym("=")
+			if _, err := p.ident(); err != nil {
+				return nil, err
+			}
+		case p.acceptSym(","):
+		default:
+			return nil, p.errorf("unexpected table clause")
+		}
+	}
+	return s, p.end()
+}
+
+func (p *parser) placement(a *alterAction) error {
+	switch {
+	case p.acceptKw("FIRST"):
+		a.first = true
+	case p.acceptKw("AFTER"):
+		s, err := p.ident()
+		if err != nil {
+			return err
+		}
+		a.after = s
+	}
+	return nil
+}
+
+func (p *parser) alterTable() (*alterTableStmt, error) {
+	s := &alterTableStmt{}
+	var err error
+	if s.db, s.name, err = p.tableName(); err != nil {
+		return nil, err
+	}
+	for {
+		if err := p.alterAction(s); err != nil {
+			return nil, err
+		}
+		if !p.acceptSym(",") {
+			break
+		}
+	}
+	return s, p.end()
+}
+
+func (p *parser) alterAction(s *alterTableStmt) error {
+	// columns parses "coldef [FIRST|AFTER c]" or Flink's "(coldef, ...)".
+	columns := func(kind string) error {
+		if p.acceptSym("(") {
+			s.flink = true
+			for {
+				c, err := p.column()
+				if err != nil {
+					return err
+				}
+				a := alterAction{kind: kind, col: c, column: c.name}
+				if err := p.placement(&a); err != nil {
+					return err
+				}
+				s.actions = append(s.actions, a)
+				if p.acceptSym(")") {
+					return nil
+				}
+				if err := p.expectSym(","); err != nil {
+					return err
+				}
+			}
+		}
+		c, err := p.column()
+		if err != nil {
+			return err
+		}
+		a := alterAction{kind: kind, col: c, column: c.name}
+		if err := p.placement(&a); err != nil {
+			return err
+		}
+		s.actions = append(s.actions, a)
+		return nil
+	}
+	switch {
+	case p.atKw("ADD", "PRIMARY"), p.atKw("DROP", "PRIMARY"), p.atKw("ADD", "CONSTRAINT"), p.atKw("DROP", "CONSTRAINT"):
+		return fmt.Errorf("%w: changing the primary key of a Paimon table is not supported (its files are sorted and bucketed by the key); create a new table and copy the rows", errUnsupported)
+	case p.acceptKw("ADD"):
+		p.acceptKw("COLUMN")
+		return columns("ADD")
+	case p.acceptKw("MODIFY"):
+		p.acceptKw("COLUMN")
+		return columns("MODIFY")
+	case p.acceptKw("CHANGE"):
+		p.acceptKw("COLUMN")
+		old, err := p.ident()
+		if err != nil {
+			return err
+		}
+		c, err := p.column()
+		if err != nil {
+			return err
+		}
+		a := alterAction{kind: "CHANGE", column: old, col: c}
+		if err := p.placement(&a); err != nil {
+			return err
+		}
+		s.actions = append(s.actions, a)
+	case p.acceptKw("DROP"):
+		p.acceptKw("COLUMN")
+		if p.atSym("(") {
+			names, err := p.identList()
+			if err != nil {
+				return err
+			}
+			for _, n := range names {
+				s.actions = append(s.actions, alterAction{kind: "DROP", column: n})
+			}
+			return nil
+		}
+		n, err := p.ident()
+		if err != nil {
+			return err
+		}
+		s.actions = append(s.actions, alterAction{kind: "DROP", column: n})
+	case p.acceptKw("RENAME", "COLUMN"):
+		old, err := p.ident()
+		if err != nil {
+			return err
+		}
+		if err := p.expectKw("TO"); err != nil {
+			return err
+		}
+		n, err := p.ident()
+		if err != nil {
+			return err
+		}
+		s.actions = append(s.actions, alterAction{kind: "RENAME", column: old, newName: n})
+	case p.atKw("RENAME"):
+		return fmt.Errorf("%w: renaming a table is not supported", errUnsupported)
+	case p.acceptKw("SET", "TBLPROPERTIES"), p.acceptKw("SET"):
+		props, err := p.props()
+		if err != nil {
+			return err
+		}
+		s.actions = append(s.actions, alterAction{kind: "SET", props: props})
+		s.flink = true
+	case p.acceptKw("RESET"), p.acceptKw("UNSET", "TBLPROPERTIES"):
+		keys, err := p.keyList()
+		if err != nil {
+			return err
+		}
+		s.actions = append(s.actions, alterAction{kind: "RESET", keys: keys})
+		s.flink = true
+	case p.acceptKw("COMMENT"):
+		p.acceptSym("=")
+		c, err := p.str()
+		if err != nil {
+			return err
+		}
+		s.actions = append(s.actions, alterAction{kind: "COMMENT", comment: c})
+	default:
+		return p.errorf("expected ADD, DROP, MODIFY, CHANGE, RENAME COLUMN, SET, RESET or COMMENT")
+	}
+	return nil
+}
