@@ -54,6 +54,8 @@ type TableWrite struct {
 	spec   *fileSpec
 	mode   bucketMode
 	closed bool
+	// overwrite, when set, turns the commit into an INSERT OVERWRITE.
+	overwrite *overwriteSpec
 
 	partIdx    []int
 	partFields []schema.DataField
@@ -661,6 +663,7 @@ func (w *TableWrite) Commit(ctx context.Context) (*snapshot.Snapshot, error) {
 		_ = w.Abort(ctx)
 		return nil, err
 	}
+	w.applyOverwrite(ch)
 	codec, err := manifest.CodecForCompression(w.core.ManifestCompression)
 	if err != nil {
 		_ = w.Abort(ctx)

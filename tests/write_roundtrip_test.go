@@ -165,6 +165,9 @@ func wrPKSchema(engine, bucket string, partitioned bool, rnd *rand.Rand) *schema
 		opts["write-buffer-size"] = "2 kb" // several flushes per transaction
 	}
 	if rnd.IntN(3) == 0 {
+		opts["changelog-producer"] = "input"
+	}
+	if rnd.IntN(3) == 0 {
 		opts["metadata.stats-mode"] = "full"
 		opts["fields.s.stats-mode"] = "none"
 	}
@@ -318,6 +321,9 @@ func wrRunHistory(t *testing.T, engine, bucket string, partitioned bool, seed ui
 			continue
 		}
 		s := wrCommit(t, st, ts, kinds, rows)
+		if (ts.Options["changelog-producer"] == "input") != (s.ChangelogManifestList != nil) {
+			t.Fatalf("snapshot %d: changelog manifest list %v with changelog-producer=%q", s.ID, s.ChangelogManifestList, ts.Options["changelog-producer"])
+		}
 		states[s.ID] = model.clone()
 		wrCheckSnapshot(t, st, ts, s.ID, model)
 	}
