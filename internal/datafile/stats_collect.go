@@ -155,7 +155,7 @@ type colCollector struct {
 	scale    int32
 	nulls    int64
 	n        int64 // non-null values
-	nanOnly  bool  // every non-null float value so far is NaN
+	sawNaN   bool  // a float NaN was written: bounds are unknown
 	minI     int64
 	maxI     int64
 	minF     float64
@@ -223,17 +223,15 @@ func (c *colCollector) addInt(v int64) {
 	c.n++
 }
 
-// addFloat follows parquet's NaN rule: NaN is left out of the bounds unless
-// every value is NaN.
+// addFloat tracks float bounds. A NaN makes them unknown: parquet-mr
+// orders NaN above everything when writing and drops NaN bounds when
+// reading a footer (Statistics.getBuilderForReading), so Java ends with no
+// min/max for such a column.
 func (c *colCollector) addFloat(v float64) {
 	switch {
 	case math.IsNaN(v):
-		if c.n == 0 {
-			c.nanOnly = true
-			c.minF, c.maxF = v, v
-		}
-	case c.n == 0 || c.nanOnly:
-		c.nanOnly = false
+		c.sawNaN = true
+	case c.n == 0:
 		c.minF, c.maxF = v, v
 	case v < c.minF:
 		c.minF = v
@@ -241,6 +239,19 @@ func (c *colCollector) addFloat(v float64) {
 		c.maxF = v
 	}
 	c.n++
+}
+
+// floatBounds applies parquet-mr's reading rule for zero bounds: a zero
+// minimum reads as -0.0 and a zero maximum as +0.0.
+func (c *colCollector) floatBounds() (lo, hi float64) {
+	lo, hi = c.minF, c.maxF
+	if lo == 0 {
+		lo = math.Copysign(0, -1)
+	}
+	if hi == 0 {
+		hi = 0
+	}
+	return lo, hi
 }
 
 // addString compares without converting; only a new bound is copied.
@@ -274,7 +285,7 @@ func (c *colCollector) footer() ColumnStats {
 		return ColumnStats{NullCount: -1}
 	}
 	s := ColumnStats{NullCount: c.nulls}
-	if c.n == 0 || c.noBounds || !c.tracking {
+	if c.n == 0 || c.noBounds || !c.tracking || c.sawNaN {
 		return s
 	}
 	switch c.kind {
@@ -289,9 +300,10 @@ func (c *colCollector) footer() ColumnStats {
 	case leafInt64:
 		s.Min, s.Max = c.minI, c.maxI
 	case leafFloat:
-		s.Min, s.Max = float32(c.minF), float32(c.maxF)
+		lo, hi := c.floatBounds()
+		s.Min, s.Max = float32(lo), float32(hi)
 	case leafDouble:
-		s.Min, s.Max = c.minF, c.maxF
+		s.Min, s.Max = c.floatBounds()
 	case leafDecimal32, leafDecimal64:
 		s.Min, s.Max = schema.Decimal{Compact: c.minI, Scale: c.scale}, schema.Decimal{Compact: c.maxI, Scale: c.scale}
 	case leafDecimalFixed:

@@ -11,7 +11,6 @@ import (
 	"github.com/parquet-go/parquet-go/compress"
 	"github.com/parquet-go/parquet-go/compress/brotli"
 	"github.com/parquet-go/parquet-go/compress/gzip"
-	"github.com/parquet-go/parquet-go/compress/lz4"
 	"github.com/parquet-go/parquet-go/compress/snappy"
 	"github.com/parquet-go/parquet-go/compress/uncompressed"
 	pqzstd "github.com/parquet-go/parquet-go/compress/zstd"
@@ -185,7 +184,7 @@ func codecOf(name string, zstdLevel int) (compress.Codec, error) {
 	case "gzip":
 		return &gzip.Codec{Level: gzip.DefaultCompression}, nil
 	case "lz4", "lz4_raw":
-		return &lz4.Codec{}, nil
+		return newLZ4(), nil
 	case "brotli":
 		return &brotli.Codec{Quality: brotli.DefaultQuality, LGWin: brotli.DefaultLGWin}, nil
 	case "none", "uncompressed":
