@@ -419,9 +419,14 @@ func (p *Plan) planSplits(ctx context.Context) error {
 		if len(files) == 0 {
 			continue
 		}
+		// Files of a bucket in write order (Java orders append files by
+		// sequence number), level by level.
 		sort.SliceStable(files, func(i, j int) bool {
 			if files[i].Level != files[j].Level {
 				return files[i].Level < files[j].Level
+			}
+			if files[i].MinSequenceNumber != files[j].MinSequenceNumber {
+				return files[i].MinSequenceNumber < files[j].MinSequenceNumber
 			}
 			return files[i].FileName < files[j].FileName
 		})
