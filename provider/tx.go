@@ -42,6 +42,66 @@ func NewTransaction(readOnly bool) *Transaction {
 func (tx *Transaction) String() string   { return fmt.Sprintf("lakesql tx (%d tables)", len(tx.tables)) }
 func (tx *Transaction) IsReadOnly() bool { return tx.readOnly }
 
+// txOverwrite is an INSERT OVERWRITE of a table in a transaction.
+type txOverwrite struct {
+	static  [][]any // partitions named by PARTITION (...)
+	dynamic bool    // replace the partitions rows are written to
+}
+
+// BeginOverwrite marks table t so the transaction's writes to it replace
+// data instead of adding to it (INSERT OVERWRITE): with static partition
+// values (column → value text) only that partition, otherwise every
+// partition the written rows fall in (Paimon's dynamic partition
+// overwrite), or the whole table when it is unpartitioned.
+func BeginOverwrite(ctx *sql.Context, table sql.Table, static map[string]string) error {
+	t, ok := sql.GetUnderlyingTable(table).(*Table)
+	if !ok {
+		return fmt.Errorf("lakesql: INSERT OVERWRITE needs a Paimon table, not %T", table)
+	}
+	if t.tt != (lsmread.TimeTravel{}) || t.ro {
+		return fmt.Errorf("lakesql: %s is read-only", t.name)
+	}
+	tx, err := txFromContext(ctx)
+	if err != nil {
+		return err
+	}
+	tt, err := tx.table(ctx, t)
+	if err != nil {
+		return err
+	}
+	ow := &txOverwrite{dynamic: len(static) == 0}
+	if len(static) > 0 {
+		parts := t.sch.PartitionFields()
+		vals := make([]any, len(parts))
+		core, err := t.sch.Options.Core()
+		if err != nil {
+			return err
+		}
+		for name, text := range static {
+			j := -1
+			for i, f := range parts {
+				if equalFold(f.Name, name) {
+					j = i
+				}
+			}
+			if j < 0 {
+				return fmt.Errorf("lakesql: %s is not a partition column of %s", name, t.name)
+			}
+			if vals[j], err = schema.ParsePartitionSpecValue(&parts[j].Type, text, core.PartitionDefaultName); err != nil {
+				return fmt.Errorf("lakesql: partition value %q for %s: %w", text, name, err)
+			}
+		}
+		if len(static) != len(parts) {
+			return fmt.Errorf("lakesql: INSERT OVERWRITE ... PARTITION must name every partition column of %s (%d)", t.name, len(parts))
+		}
+		ow.static = [][]any{vals}
+	}
+	tx.mu.Lock()
+	tt.overwrite = ow
+	tx.mu.Unlock()
+	return nil
+}
+
 // txOp is one buffered record.
 type txOp struct {
 	kind kv.RowKind
@@ -58,6 +118,8 @@ type txTable struct {
 	base snapshot.SnapshotID
 	ops  []txOp // completed statements
 	stmt []txOp // the running statement (dropped by DiscardChanges)
+	// overwrite, when set, makes the commit an INSERT OVERWRITE.
+	overwrite *txOverwrite
 	// readKeys are the keys whose new values depend on what the
 	// transaction read (UPDATE, DELETE, ON DUPLICATE KEY UPDATE); a commit
 	// by someone else touching them after base is a conflict.
@@ -131,7 +193,7 @@ func (tx *Transaction) Commit(ctx context.Context) error {
 	for _, key := range tx.order {
 		tt := tx.tables[key]
 		ops := append(tt.ops, tt.stmt...)
-		if len(ops) == 0 {
+		if len(ops) == 0 && tt.overwrite == nil {
 			continue
 		}
 		if err := tt.commit(ctx, ops); err != nil {
@@ -165,6 +227,12 @@ func (tt *txTable) commit(ctx context.Context, ops []txOp) error {
 	w, err := lsmwrite.NewTableWrite(ctx, tt.st, tt.sch, latest, lsmwrite.Options{Branch: tt.lt.BranchName()})
 	if err != nil {
 		return fmt.Errorf("table %s: %w", tt.name, err)
+	}
+	if tt.overwrite != nil {
+		if err := w.SetOverwrite(tt.overwrite.static, tt.overwrite.dynamic); err != nil {
+			w.Abort(ctx)
+			return err
+		}
 	}
 	for _, op := range ops {
 		if err := w.Write(ctx, op.kind, op.row); err != nil {
