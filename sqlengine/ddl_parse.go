@@ -704,6 +704,15 @@ func (p *parser) alterTable() (*alterTableStmt, error) {
 	return s, p.end()
 }
 
+func isIndexWord(t token) bool {
+	for _, kw := range []string{"INDEX", "KEY", "UNIQUE", "FULLTEXT", "SPATIAL", "FOREIGN", "CHECK"} {
+		if isKw(t, kw) {
+			return true
+		}
+	}
+	return false
+}
+
 func (p *parser) alterAction(s *alterTableStmt) error {
 	// columns parses "coldef [FIRST|AFTER c]" or Flink's "(coldef, ...)".
 	columns := func(kind string) error {
@@ -741,6 +750,8 @@ func (p *parser) alterAction(s *alterTableStmt) error {
 	switch {
 	case p.atKw("ADD", "PRIMARY"), p.atKw("DROP", "PRIMARY"), p.atKw("ADD", "CONSTRAINT"), p.atKw("DROP", "CONSTRAINT"):
 		return fmt.Errorf("%w: changing the primary key of a Paimon table is not supported (its files are sorted and bucketed by the key); create a new table and copy the rows", errUnsupported)
+	case (p.atKw("ADD") || p.atKw("DROP")) && isIndexWord(p.peekAt(1)):
+		return p.errorf("indexes and constraints are not part of a Paimon table")
 	case p.acceptKw("ADD"):
 		p.acceptKw("COLUMN")
 		return columns("ADD")
