@@ -119,7 +119,7 @@ func NewParquetWriter(w io.Writer, cols []Column, opts WriterOptions) (*ParquetW
 	if pwr.maxGroupRows <= 0 {
 		pwr.maxGroupRows = DefaultRowGroupRows
 	}
-	b := &planBuilder{dict: true}
+	b := &planBuilder{dict: false}
 	fields := make([]parquet.Field, len(cols))
 	seen := make(map[string]bool, len(cols))
 	for i, c := range cols {

@@ -208,7 +208,11 @@ type wnode struct {
 // planBuilder turns Paimon columns into Parquet nodes and the write plan.
 type planBuilder struct {
 	leaves []*wnode
-	dict   bool
+	// dict dictionary-encodes string columns. Off: on the 1M-row PK
+	// benchmark PLAIN + zstd was both faster (~1.6x) and smaller (5.0 vs
+	// 8.6 MB) than parquet-go's dictionaries, which only fall back to PLAIN
+	// once they exceed DictionaryMaxBytes.
+	dict bool
 }
 
 func (b *planBuilder) column(c Column) (*pqField, *wnode, error) {
@@ -308,7 +312,7 @@ func (b *planBuilder) leaf(n *pqField, w *wnode, t schema.DataType, colPath []st
 	if b.dict {
 		dict = &parquet.RLEDictionary
 	}
-	n.enc = dict
+	n.enc = plain
 	switch t.Root {
 	case schema.TypeBoolean:
 		n.typ, w.kind, n.enc = annotate(parquet.BooleanType, nil, 0, false), leafBool, plain
@@ -348,6 +352,7 @@ func (b *planBuilder) leaf(n *pqField, w *wnode, t schema.DataType, colPath []st
 		}
 	case schema.TypeChar, schema.TypeVarChar:
 		n.typ, w.kind = annotate(parquet.ByteArrayType, &format.StringType{}, deprecated.UTF8, true), leafString
+		n.enc = dict
 	case schema.TypeBinary, schema.TypeVarBinary:
 		n.typ, w.kind = annotate(parquet.ByteArrayType, nil, 0, false), leafBinary
 	case schema.TypeDate:
