@@ -321,6 +321,16 @@ func TestWriterStatsAgainstModel(t *testing.T) {
 			if g := renderStats(st.Columns[i]); g != want[i] {
 				t.Errorf("modes %v column %s: %s, want %s", modes, cols[i].Name, g, want[i])
 			}
+			if cols[i].Name == "f" && implied[i].Min != nil {
+				// NaN: Java's footer would hold max=NaN (Double.compare
+				// order) and its reader drops such bounds; parquet-go
+				// leaves NaN out of the bounds instead. The collected stats
+				// follow Java (unknown), which is safe for pruning.
+				if st.Columns[i].Min != nil {
+					t.Errorf("column f with NaN: collected %s", renderStats(st.Columns[i]))
+				}
+				continue
+			}
 			if a, b := renderStats(st.Columns[i]), renderStats(implied[i]); a != b {
 				t.Errorf("modes %v column %s: collected %s, footer implies %s", modes, cols[i].Name, a, b)
 			}
