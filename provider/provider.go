@@ -42,6 +42,11 @@ func New(ctx context.Context, st storage.Storage, opts Options) (*Provider, erro
 		if err := mkdirAll(ctx, st, DefaultDatabase+dbSuffix); err != nil {
 			return nil, fmt.Errorf("provider: create database %s: %w", DefaultDatabase, err)
 		}
+		// Object stores have no empty folders: the marker makes the new
+		// database visible (Java catalogs ignore the file).
+		if err := st.WriteAll(ctx, DefaultDatabase+dbSuffix+"/"+DatabaseMarker, nil); err != nil {
+			return nil, fmt.Errorf("provider: create database %s: %w", DefaultDatabase, err)
+		}
 	}
 	return p, nil
 }

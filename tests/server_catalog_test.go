@@ -247,13 +247,13 @@ func TestServerShowCreateTable(t *testing.T) {
 	ddl := got[0][1]
 	for _, want := range []string{
 		"CREATE TABLE `pk_09`",
-		"`f0` longtext NOT NULL",
-		"`f3` double",
-		"PRIMARY KEY (`f0`,`f1`,`f2`)",
-		"PARTITIONED BY (f1)",
-		"''bucket''=''2''",
-		"''bucket-key''=''f2''",
-		"''deletion-vectors.enabled''=''true''",
+		"`f0` STRING NOT NULL",
+		"`f3` DOUBLE",
+		"PRIMARY KEY (`f0`, `f1`, `f2`) NOT ENFORCED",
+		"PARTITIONED BY (`f1`)",
+		"'bucket' = '2'",
+		"'bucket-key' = 'f2'",
+		"'deletion-vectors.enabled' = 'true'",
 	} {
 		if !strings.Contains(ddl, want) {
 			t.Errorf("SHOW CREATE TABLE pk_09 lacks %q:\n%s", want, ddl)
@@ -261,7 +261,7 @@ func TestServerShowCreateTable(t *testing.T) {
 	}
 	// An append table: no PRIMARY KEY.
 	ddl = queryStrings(t, db, "SHOW CREATE TABLE append_with_bloomfilter")[0][1]
-	if strings.Contains(ddl, "PRIMARY KEY") || !strings.Contains(ddl, "''file-index.bloom-filter.columns''=''f0,f1,f2,f3,f4''") {
+	if strings.Contains(ddl, "PRIMARY KEY") || !strings.Contains(ddl, "'file-index.bloom-filter.columns' = 'f0,f1,f2,f3,f4'") {
 		t.Errorf("SHOW CREATE TABLE append_with_bloomfilter:\n%s", ddl)
 	}
 	// The same comment in information_schema.TABLES.

@@ -1,0 +1,108 @@
+package tests
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/lakesql/lakesql/"
+
+// layerRules lists, per package (a prefix of its path in the module), the
+// module packages it must not import. Imports point down the stack:
+// cmd → sqlengine → provider, procedures → lsmread, lsmwrite → snapshot →
+// internal/*.
+var layerRules = map[string][]string{
+	"internal/":        {"cmd", "sqlengine", "provider", "procedures", "lsmread", "lsmwrite", "snapshot"},
+	"internal/schema":  {"internal/storage", "internal/kv", "internal/datafile", "internal/dv", "internal/binaryrow"},
+	"internal/storage": {"internal/schema", "internal/kv", "internal/datafile", "internal/dv", "internal/binaryrow"},
+	"snapshot":         {"cmd", "sqlengine", "provider", "procedures", "lsmread", "lsmwrite"},
+	"lsmread":          {"cmd", "sqlengine", "provider", "procedures", "lsmwrite"},
+	"lsmwrite":         {"cmd", "sqlengine", "provider", "procedures", "lsmread"},
+	"provider":         {"cmd", "sqlengine"},
+	"procedures":       {"cmd", "sqlengine"},
+	"sqlengine":        {"cmd"},
+}
+
+// libraryOwners says which package alone may import a third-party library.
+var libraryOwners = map[string][]string{
+	"gocloud.dev":                        {"internal/storage"},
+	"github.com/parquet-go/parquet-go":   {"internal/datafile"},
+	"github.com/apache/arrow-go":         {"internal/datafile"},
+	"github.com/RoaringBitmap/roaring":   {"internal/dv"},
+	"github.com/hamba/avro":              {"snapshot/manifest"},
+	"github.com/dolthub/go-mysql-server": {"provider", "procedures", "sqlengine"},
+	"github.com/dolthub/vitess":          {"provider", "procedures", "sqlengine"},
+}
+
+// TestLayering enforces the import rules of CONVENTIONS.md on non-test code.
+func TestLayering(t *testing.T) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	checked := 0
+	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); name == "bench" || name == "testdata" || strings.HasPrefix(name, ".") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		pkg := filepath.ToSlash(rel)
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		checked++
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if inner, ok := strings.CutPrefix(p, module); ok {
+				for prefix, banned := range layerRules {
+					if !strings.HasPrefix(pkg+"/", prefix) && pkg != prefix {
+						continue
+					}
+					for _, b := range banned {
+						if inner == b || strings.HasPrefix(inner, b+"/") {
+							t.Errorf("%s imports %s: imports must point down the stack", path, p)
+						}
+					}
+				}
+				continue
+			}
+			for lib, owners := range libraryOwners {
+				if !strings.HasPrefix(p, lib) {
+					continue
+				}
+				ok := false
+				for _, o := range owners {
+					if pkg == o || strings.HasPrefix(pkg, o+"/") {
+						ok = true
+					}
+				}
+				if !ok {
+					t.Errorf("%s imports %s: only %v may", path, p, owners)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 50 {
+		t.Fatalf("checked only %d files", checked)
+	}
+}
