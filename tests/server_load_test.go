@@ -1,0 +1,422 @@
+package tests
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+
+	"github.com/lakesql/lakesql/sqlengine"
+)
+
+// LOAD DATA [LOCAL] INFILE goes through GMS v0.20.0's loader (plan.LoadData →
+// InsertInto) and then lakesql's ordinary INSERT path: the editor buffers
+// the rows in the statement's transaction and the commit writes them with
+// one lsmwrite.TableWrite, so one LOAD statement is one Paimon snapshot.
+//
+// What GMS's loader does and does not do (v0.20.0, sql/rowexec/ddl_iters.go),
+// pinned by TestServerLoadDataGMSQuirks:
+//   - server-side files are opened with os.Open, checked against the global
+//     secure_file_priv (default "": any file the server can read);
+//   - LOCAL needs the global local_infile=1 (default 0) and the client's
+//     consent (go-sql-driver: allowAllFiles=true or mysql.RegisterLocalFile /
+//     RegisterReaderHandler; the mysql CLI: --local-infile=1);
+//   - lines are split on FIELDS TERMINATED BY before any quote handling, and
+//     ENCLOSED BY (OPTIONALLY or not) requires every field to be enclosed;
+//   - \N (and the bare word NULL, enclosed or not) reads as NULL; other
+//     backslashes are dropped, not interpreted.
+
+// startWarehouseServer starts a writable lakesql server over warehouse wh
+// and returns its address; the server stops at the end of the test.
+func startWarehouseServer(t testing.TB, wh string) string {
+	t.Helper()
+	srv, err := sqlengine.New(context.Background(), sqlengine.Config{Warehouse: wh, Host: "127.0.0.1", Port: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Start() }()
+	t.Cleanup(func() {
+		srv.Close()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Error("server did not stop")
+		}
+	})
+	return srv.Addr()
+}
+
+// openWarehouseDB opens a pool to addr/db with extra DSN parameters and
+// waits until the server answers.
+func openWarehouseDB(t testing.TB, addr, db, params string) *sql.DB {
+	t.Helper()
+	d, err := sql.Open("mysql", fmt.Sprintf("root@tcp(%s)/%s?parseTime=true&interpolateParams=true%s", addr, db, params))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	deadline := time.Now().Add(10 * time.Second)
+	for d.Ping() != nil {
+		if time.Now().After(deadline) {
+			t.Fatal("server not ready")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return d
+}
+
+func mustExec(t testing.TB, q queryer, stmts ...string) {
+	t.Helper()
+	for _, s := range stmts {
+		if _, err := q.ExecContext(context.Background(), s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+}
+
+// ---- the generated CSV ----------------------------------------------------
+
+// loadCols are the columns of the load tables, in CSV order.
+const loadCols = "id, name, price, amt, d, ts, note"
+
+const loadColumnsDDL = `id BIGINT NOT NULL, name VARCHAR(64), price DOUBLE, amt DECIMAL(12,2), d DATE, ts DATETIME, note VARCHAR(32)`
+
+// loadRow is row i of the generated data (id = i*7+1 so keys spread
+// over buckets out of order), as the CSV text of each column ("\N" = NULL)
+// and as the text the server returns (NULL = "NULL"). gen shifts the
+// non-key values, so a later generation upserts new values over old keys.
+func loadRow(i, gen int) (csv, want [7]string) {
+	id := strconv.Itoa(i*7 + 1)
+	name := fmt.Sprintf("name-%06d-g%d", i, gen)
+	price := strconv.FormatFloat(float64(i+gen)*0.25, 'f', -1, 64)
+	amt := fmt.Sprintf("%d.%02d", (i+gen)%100000, (i*3+gen)%100)
+	day := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, (i+gen)%1000)
+	d := day.Format("2006-01-02")
+	ts := day.Add(time.Duration((i*37+gen)%86400) * time.Second).Format("2006-01-02 15:04:05")
+	note := "n" + strconv.Itoa((i+gen)%13)
+	csv = [7]string{id, name, price, amt, d, ts, note}
+	want = csv
+	want[4] = d + " 00:00:00" // DATE columns scan as time.Time
+	switch {
+	case i%10 == 3:
+		csv[6], want[6] = `\N`, "NULL"
+	case i%10 == 5:
+		csv[2], want[2] = `\N`, "NULL"
+		csv[3], want[3] = `\N`, "NULL"
+	case i%10 == 7:
+		csv[4], want[4] = `\N`, "NULL"
+		csv[5], want[5] = `\N`, "NULL"
+	}
+	if want[2] != "NULL" {
+		// The server returns DOUBLEs in Go's shortest form.
+		f, _ := strconv.ParseFloat(price, 64)
+		want[2] = fmt.Sprint(f)
+	}
+	return csv, want
+}
+
+// writeLoadCSV writes rows [0, n) of generation gen with a header line;
+// quoted encloses every field in double quotes.
+func writeLoadCSV(w io.Writer, n, gen int, quoted bool) error {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	bw.WriteString(strings.ReplaceAll(loadCols, " ", "") + "\n")
+	for i := 0; i < n; i++ {
+		csv, _ := loadRow(i, gen)
+		for j, f := range csv {
+			if j > 0 {
+				bw.WriteByte(',')
+			}
+			if quoted {
+				bw.WriteByte('"')
+				bw.WriteString(f)
+				bw.WriteByte('"')
+			} else {
+				bw.WriteString(f)
+			}
+		}
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}
+
+func writeLoadFile(t testing.TB, dir string, n, gen int, quoted bool) string {
+	t.Helper()
+	p := filepath.Join(dir, fmt.Sprintf("load-%d-%d-%v.csv", n, gen, quoted))
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := writeLoadCSV(f, n, gen, quoted); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func loadStmt(local bool, file, table string, quoted bool) string {
+	l := ""
+	if local {
+		l = "LOCAL "
+	}
+	enc := ""
+	if quoted {
+		enc = ` OPTIONALLY ENCLOSED BY '"'`
+	}
+	return fmt.Sprintf(`LOAD DATA %sINFILE '%s' INTO TABLE %s FIELDS TERMINATED BY ','%s LINES TERMINATED BY '\n' IGNORE 1 LINES (%s)`,
+		l, file, table, enc, loadCols)
+}
+
+// snapshotCount is the number of snapshots of table (its $snapshots rows).
+func snapshotCount(t testing.TB, q queryer, table string) int {
+	t.Helper()
+	name := "`" + table + "$snapshots`"
+	if db, tb, ok := strings.Cut(table, "."); ok {
+		name = db + ".`" + tb + "$snapshots`"
+	}
+	got := queryStrings(t, q, "SELECT COUNT(*) FROM "+name)
+	n, _ := strconv.Atoi(got[0][0])
+	return n
+}
+
+// checkLoaded checks table holds exactly rows [0, n) of generation gen:
+// the count, aggregates over every column against the generator, and
+// a spread of point lookups.
+func checkLoaded(t *testing.T, q queryer, table string, n, gen int) {
+	t.Helper()
+	var (
+		priceSum float64
+		amtSum   int64 // cents
+		notes    int
+		dates    int
+	)
+	for i := 0; i < n; i++ {
+		csv, _ := loadRow(i, gen)
+		if csv[2] != `\N` {
+			f, _ := strconv.ParseFloat(csv[2], 64)
+			priceSum += f
+		}
+		if csv[3] != `\N` {
+			c, _ := strconv.ParseInt(strings.Replace(csv[3], ".", "", 1), 10, 64)
+			amtSum += c
+		}
+		if csv[6] != `\N` {
+			notes++
+		}
+		if csv[4] != `\N` {
+			dates++
+		}
+	}
+	// GMS v0.20.0 sums DECIMALs in float64: compare that sum with a
+	// relative tolerance (the point lookups below check exact decimals).
+	got := queryStrings(t, q, "SELECT COUNT(*), COUNT(DISTINCT id), SUM(price), COUNT(note), COUNT(d), COUNT(ts), MAX(id), SUM(amt) FROM "+table)
+	want := []string{strconv.Itoa(n), strconv.Itoa(n), fmt.Sprint(priceSum),
+		strconv.Itoa(notes), strconv.Itoa(dates), strconv.Itoa(dates), strconv.Itoa((n-1)*7 + 1)}
+	if strings.Join(got[0][:7], "|") != strings.Join(want, "|") {
+		t.Errorf("%s aggregates (count, distinct ids, sum price, notes, dates, datetimes, max id) = %q, want %q", table, got[0][:7], want)
+	}
+	if s, err := strconv.ParseFloat(got[0][7], 64); err != nil || math.Abs(s-float64(amtSum)/100) > 1e-9*float64(amtSum)/100 {
+		t.Errorf("%s SUM(amt) = %s, want %d.%02d", table, got[0][7], amtSum/100, amtSum%100)
+	}
+	for _, i := range []int{0, 1, 3, 5, 7, 9, 12345 % n, n / 2, n/2 + 3, n/2 + 5, n/2 + 7, n - 1} {
+		_, w := loadRow(i, gen)
+		got := queryStrings(t, q, "SELECT "+loadCols+" FROM "+table+" WHERE id = ?", i*7+1)
+		if len(got) != 1 || strings.Join(got[0], "|") != strings.Join(w[:], "|") {
+			t.Errorf("%s row %d = %q, want %q", table, i, got, w)
+		}
+	}
+}
+
+// TestServerLoadData loads 200k generated rows into a 4-bucket
+// primary-key table and a bucket-unaware append table, server-side and
+// LOCAL, and checks one snapshot per statement, every value type, NULLs
+// and upserts over existing keys.
+func TestServerLoadData(t *testing.T) {
+	n := 200_000
+	if testing.Short() {
+		n = 20_000
+	}
+	wh := t.TempDir()
+	addr := startWarehouseServer(t, wh)
+	boot := openWarehouseDB(t, addr, "", "")
+	mustExec(t, boot, "CREATE DATABASE ld")
+	db := openWarehouseDB(t, addr, "ld", "&allowAllFiles=true")
+	mustExec(t, db,
+		"CREATE TABLE pk ("+loadColumnsDDL+", PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket' = '4')",
+		"CREATE TABLE ap ("+loadColumnsDDL+")",
+	)
+	dir := t.TempDir()
+	plain := writeLoadFile(t, dir, n, 0, false)
+
+	for _, table := range []string{"pk", "ap"} {
+		start := time.Now()
+		res, err := db.Exec(loadStmt(false, plain, table, false))
+		if err != nil {
+			t.Fatalf("LOAD DATA INFILE into %s: %v", table, err)
+		}
+		el := time.Since(start)
+		if ra, err := res.RowsAffected(); err != nil || ra != int64(n) {
+			t.Errorf("LOAD DATA into %s: rows affected %d (%v), want %d", table, ra, err, n)
+		}
+		t.Logf("LOAD DATA INFILE %d rows into %s: %v (%.0f rows/s)", n, table, el, float64(n)/el.Seconds())
+		if got := snapshotCount(t, db, table); got != 1 {
+			t.Errorf("%s has %d snapshots after one LOAD, want 1", table, got)
+		}
+		checkLoaded(t, db, table, n, 0)
+	}
+	// The primary-key table spread its rows over the 4 bucket folders.
+	for b := 0; b < 4; b++ {
+		ents, err := os.ReadDir(filepath.Join(wh, "ld.db", "pk", fmt.Sprintf("bucket-%d", b)))
+		if err != nil || len(ents) == 0 {
+			t.Errorf("pk bucket-%d: %d files (%v)", b, len(ents), err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(wh, "ld.db", "pk", "bucket-4")); err == nil {
+		t.Error("pk has a bucket-4 folder with bucket = 4")
+	}
+
+	// LOCAL, all fields enclosed, generation 1 over the same keys: the
+	// primary-key table upserts (still n rows, new values), the append table
+	// doubles.
+	mustExec(t, db, "SET GLOBAL local_infile = 1")
+	quoted := writeLoadFile(t, dir, n, 1, true)
+	for _, table := range []string{"pk", "ap"} {
+		start := time.Now()
+		if _, err := db.Exec(loadStmt(true, quoted, table, true)); err != nil {
+			t.Fatalf("LOAD DATA LOCAL INFILE into %s: %v", table, err)
+		}
+		t.Logf("LOAD DATA LOCAL INFILE %d enclosed rows into %s: %v", n, table, time.Since(start))
+		if got := snapshotCount(t, db, table); got != 2 {
+			t.Errorf("%s has %d snapshots after two LOADs, want 2", table, got)
+		}
+	}
+	checkLoaded(t, db, "pk", n, 1)
+	if got := queryStrings(t, db, "SELECT COUNT(*), COUNT(DISTINCT id) FROM ap"); got[0][0] != strconv.Itoa(2*n) || got[0][1] != strconv.Itoa(n) {
+		t.Errorf("ap after two loads: count, distinct ids = %q, want %d, %d", got[0], 2*n, n)
+	}
+	if got := queryStrings(t, db, "SELECT COUNT(*) FROM ap WHERE name LIKE '%-g1'"); got[0][0] != strconv.Itoa(n) {
+		t.Errorf("ap rows of the second load = %s, want %d", got[0][0], n)
+	}
+	// The old snapshot still reads the first generation.
+	if got := queryStrings(t, db, "SELECT name FROM pk AS OF 1 WHERE id = 8"); len(got) != 1 || got[0][0] != "name-000001-g0" {
+		t.Errorf("pk AS OF 1, id 8 = %q", got)
+	}
+}
+
+// TestServerLoadDataLocalHandlers loads through go-sql-driver's two opt-in
+// mechanisms for LOCAL: a registered file path and a reader handler.
+func TestServerLoadDataLocalHandlers(t *testing.T) {
+	wh := t.TempDir()
+	addr := startWarehouseServer(t, wh)
+	mustExec(t, openWarehouseDB(t, addr, "", ""), "CREATE DATABASE ld")
+	db := openWarehouseDB(t, addr, "ld", "") // no allowAllFiles
+	mustExec(t, db, "CREATE TABLE pk ("+loadColumnsDDL+", PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket' = '2')",
+		"SET GLOBAL local_infile = 1")
+	dir := t.TempDir()
+	p := writeLoadFile(t, dir, 1000, 0, false)
+
+	// Not registered: the driver refuses, nothing is written.
+	if _, err := db.Exec(loadStmt(true, p, "pk", false)); err == nil {
+		t.Error("LOAD DATA LOCAL of an unregistered file succeeded without allowAllFiles")
+	}
+	if got := snapshotCount(t, db, "pk"); got != 0 {
+		t.Errorf("the refused LOCAL load left %d snapshots", got)
+	}
+
+	mysql.RegisterLocalFile(p)
+	defer mysql.DeregisterLocalFile(p)
+	if _, err := db.Exec(loadStmt(true, p, "pk", false)); err != nil {
+		t.Fatalf("LOAD DATA LOCAL of a registered file: %v", err)
+	}
+	checkLoaded(t, db, "pk", 1000, 0)
+
+	mysql.RegisterReaderHandler("gen2", func() io.Reader {
+		var b bytes.Buffer
+		writeLoadCSV(&b, 1000, 2, false)
+		return &b
+	})
+	defer mysql.DeregisterReaderHandler("gen2")
+	if _, err := db.Exec(loadStmt(true, "Reader::gen2", "pk", false)); err != nil {
+		t.Fatalf("LOAD DATA LOCAL from a reader handler: %v", err)
+	}
+	checkLoaded(t, db, "pk", 1000, 2)
+	if got := snapshotCount(t, db, "pk"); got != 2 {
+		t.Errorf("%d snapshots after two LOCAL loads, want 2", got)
+	}
+}
+
+// TestServerLoadDataCLI loads through `mysql --local-infile=1`.
+func TestServerLoadDataCLI(t *testing.T) {
+	bin, err := exec.LookPath("mysql")
+	if err != nil {
+		t.Fatalf("the mysql command-line client is not installed (.ci/run installs mariadb-client): %v", err)
+	}
+	wh := t.TempDir()
+	addr := startWarehouseServer(t, wh)
+	db := openWarehouseDB(t, addr, "", "")
+	mustExec(t, db, "CREATE DATABASE ld", "CREATE TABLE ld.ap ("+loadColumnsDDL+")", "SET GLOBAL local_infile = 1")
+	p := writeLoadFile(t, t.TempDir(), 5000, 0, false)
+	host, port, _ := net.SplitHostPort(addr)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--protocol=TCP", "-h", host, "-P", port, "-u", "root", "--skip-ssl",
+		"--local-infile=1", "-D", "ld", "-e", loadStmt(true, p, "ap", false))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("mysql --local-infile=1: %v\n%s", err, out)
+	}
+	checkLoaded(t, db, "ld.ap", 5000, 0)
+	if got := snapshotCount(t, db, "ld.ap"); got != 1 {
+		t.Errorf("%d snapshots after one CLI load, want 1", got)
+	}
+}
+
+// BenchmarkServerLoadData loads LAKESQL_LOAD_ROWS (default 1M) generated
+// rows per iteration with one LOAD DATA INFILE into a fresh 4-bucket
+// primary-key table and a fresh append table, and reports rows/s.
+//
+//	go test ./tests/ -run '^$' -bench ServerLoadData -benchtime 1x
+func BenchmarkServerLoadData(b *testing.B) {
+	n := 1_000_000
+	if s := os.Getenv("LAKESQL_LOAD_ROWS"); s != "" {
+		n, _ = strconv.Atoi(s)
+	}
+	wh := b.TempDir()
+	addr := startWarehouseServer(b, wh)
+	mustExec(b, openWarehouseDB(b, addr, "", ""), "CREATE DATABASE ld")
+	db := openWarehouseDB(b, addr, "ld", "")
+	p := writeLoadFile(b, b.TempDir(), n, 0, false)
+	for _, kind := range []string{"pk", "ap"} {
+		b.Run(kind, func(b *testing.B) {
+			var total time.Duration
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				table := fmt.Sprintf("%s%d", kind, i)
+				ddl := "CREATE TABLE " + table + " (" + loadColumnsDDL + ")"
+				if kind == "pk" {
+					ddl = "CREATE TABLE " + table + " (" + loadColumnsDDL + ", PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket' = '4')"
+				}
+				mustExec(b, db, ddl)
+				b.StartTimer()
+				start := time.Now()
+				mustExec(b, db, loadStmt(false, p, table, false))
+				total += time.Since(start)
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/total.Seconds(), "rows/s")
+		})
+	}
+}
