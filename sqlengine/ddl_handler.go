@@ -36,6 +36,7 @@ func (s *Server) wrapDDL(h mysql.Handler) (mysql.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
+	inner = s.wrapWrites(inner) // MERGE INTO, INSERT OVERWRITE (merge_handler.go)
 	return &ddlHandler{Handler: inner, s: s}, nil
 }
 
