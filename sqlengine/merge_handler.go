@@ -11,7 +11,6 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/sqltypes"
-	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
@@ -62,14 +61,6 @@ func (h *writeHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 		}
 	}
 	return h.Handler.ComMultiQuery(ctx, c, query, callback)
-}
-
-func (h *writeHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) ([]*querypb.Field, error) {
-	if writeKindOf(query) != notWrite {
-		return nil, mysql.NewSQLError(mysql.ERNotSupportedYet, mysql.SSUnknownSQLState,
-			"lakesql: MERGE INTO and INSERT OVERWRITE cannot be server-side prepared statements; send them as text (e.g. interpolateParams=true)")
-	}
-	return h.Handler.ComPrepare(ctx, c, query, prepare)
 }
 
 // tryWrite executes query when it is a statement of the write front; done
