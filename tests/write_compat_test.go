@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parquet-go/parquet-go"
+
 	"github.com/lakesql/lakesql/internal/binaryrow"
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/internal/storage"
@@ -733,6 +735,150 @@ func TestWriteCompatUnwritable(t *testing.T) {
 			after, _ := os.ReadDir(filepath.Join(wh, fxDB+".db", c.table, "snapshot"))
 			if len(after) != len(before) {
 				t.Errorf("%s: snapshot folder went from %d to %d entries", c.stmt, len(before), len(after))
+			}
+		})
+	}
+}
+
+// parquetSchemaText is the Parquet footer schema of a data file, one
+// element per line (name, type, repetition, children, converted and
+// logical types, decimal scale and precision, field id), in file order.
+func parquetSchemaText(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	var out []string
+	for i, e := range pf.Metadata().Schema {
+		if i == 0 {
+			// The root's name and repetition are not part of the format
+			// (Java's own files differ: pk_table_partial_update's root is
+			// REQUIRED, the other fixtures' roots have no repetition).
+			e.Name = "<root>"
+			e.RepetitionType.Valid, e.RepetitionType.V = false, 0
+		}
+		b, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, string(b))
+	}
+	return out
+}
+
+// dataFiles lists the data-*.parquet files under a table folder.
+func dataFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasPrefix(d.Name(), "data-") && strings.HasSuffix(d.Name(), ".parquet") {
+			out = append(out, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestWriteCompatParquetSchema creates, through SQL, tables with the schema
+// of Java fixture tables, inserts a row and checks that the table schema
+// and the data files' Parquet schema (names, field ids, physical, converted
+// and logical types, repetition) equal what Java wrote for the same table
+// schema.
+func TestWriteCompatParquetSchema(t *testing.T) {
+	cases := []struct {
+		java, ddl, insert string
+	}{
+		{"pk_table_scan_and_read_mor",
+			"CREATE TABLE mor (f0 STRING NOT NULL, f1 INT NOT NULL, f2 INT NOT NULL, f3 DOUBLE, PRIMARY KEY (f0, f1, f2) NOT ENFORCED) " +
+				"PARTITIONED BY (f1) WITH ('bucket' = '2', 'bucket-key' = 'f2')",
+			"INSERT INTO mor VALUES ('a', 10, 1, 1.5), ('b', 10, 0, NULL)"},
+		{"pk_table_partial_update",
+			"CREATE TABLE pu (k0 INT NOT NULL, k1 INT NOT NULL, v0 DOUBLE, v1 BOOLEAN, v2 STRING, PRIMARY KEY (k0, k1) NOT ENFORCED) " +
+				"WITH ('bucket' = '1', 'merge-engine' = 'partial-update', 'ignore-delete' = 'true')",
+			"INSERT INTO pu VALUES (1, 1, 1.0, true, 'x')"},
+		{"append_complex_data",
+			"CREATE TABLE acd (f1 INT, f2 INT, f3 DATE, f4 TIMESTAMP(9), f5 DECIMAL(23, 5), f6 BYTES) PARTITIONED BY (f1) " +
+				"WITH ('bucket' = '2', 'bucket-key' = 'f2')",
+			"INSERT INTO acd VALUES (10, 1, '2024-01-02', '2024-01-02 03:04:05.123456', 1.5, x'00ff'), (10, 0, NULL, NULL, NULL, NULL)"},
+		{"append_with_multiple_ts_precision_and_timezone",
+			"CREATE TABLE ts (ts_sec TIMESTAMP(0), ts_milli TIMESTAMP(3), ts_micro TIMESTAMP(6), ts_nano TIMESTAMP(9), " +
+				"ts_tz_sec TIMESTAMP(0) WITH LOCAL TIME ZONE, ts_tz_milli TIMESTAMP(3) WITH LOCAL TIME ZONE, " +
+				"ts_tz_micro TIMESTAMP(6) WITH LOCAL TIME ZONE, ts_tz_nano TIMESTAMP(9) WITH LOCAL TIME ZONE) WITH ('bucket' = '-1')",
+			"INSERT INTO ts VALUES ('2024-01-02 03:04:05', '2024-01-02 03:04:05.123', NULL, '2024-01-02 03:04:05.000001', NULL, NULL, NULL, NULL)"},
+		{"parquet_append_table",
+			"CREATE TABLE pat (f1 BOOLEAN, f2 TINYINT, f3 SMALLINT, f4 INT, f5 BIGINT, f6 FLOAT, f7 DOUBLE, f8 STRING, f9 BYTES, " +
+				"f10 MAP<ARRAY<FLOAT>, ROW<f0 BOOLEAN, f1 BIGINT>>, f11 TIMESTAMP(9), f12 DATE, f13 DECIMAL(2, 2)) " +
+				"WITH ('bucket' = '1', 'bucket-key' = 'f5')",
+			"INSERT INTO pat VALUES (true, 1, 2, 3, 4, 5.5, 6.5, 'x', x'01', NULL, '2024-01-02 03:04:05', '2024-01-02', 0.25)"},
+	}
+	fixtures := testutil.FixtureTables(t)
+	wh := t.TempDir()
+	addr := startWarehouseServer(t, wh)
+	mustExec(t, openWarehouseDB(t, addr, "", ""), "CREATE DATABASE pq")
+	db := openWarehouseDB(t, addr, "pq", "")
+	for _, c := range cases {
+		t.Run(c.java, func(t *testing.T) {
+			name := strings.Fields(c.ddl)[2]
+			if _, err := db.Exec(c.ddl); err != nil {
+				t.Fatalf("%s: %v", c.ddl, err)
+			}
+			if _, err := db.Exec(c.insert); err != nil {
+				t.Fatalf("%s: %v", c.insert, err)
+			}
+			javaDir := fixtures[c.java]
+			ourDir := filepath.Join(wh, "pq.db", name)
+			// The table schema: the same fields (ids, names, types).
+			fieldsOf := func(dir string) string {
+				b, err := os.ReadFile(filepath.Join(dir, "schema", "schema-0"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				var s struct {
+					Fields         json.RawMessage `json:"fields"`
+					HighestFieldID int             `json:"highestFieldId"`
+				}
+				if err := json.Unmarshal(b, &s); err != nil {
+					t.Fatal(err)
+				}
+				var v any
+				json.Unmarshal(s.Fields, &v)
+				out, _ := json.Marshal(v)
+				return fmt.Sprintf("%s highestFieldId=%d", out, s.HighestFieldID)
+			}
+			if got, want := fieldsOf(ourDir), fieldsOf(javaDir); got != want {
+				t.Errorf("schema-0 fields\n got  %s\n java %s", got, want)
+			}
+			javaFiles, ourFiles := dataFiles(t, javaDir), dataFiles(t, ourDir)
+			if len(javaFiles) == 0 || len(ourFiles) == 0 {
+				t.Fatalf("%d Java data files, %d lakesql data files", len(javaFiles), len(ourFiles))
+			}
+			want := parquetSchemaText(t, javaFiles[0])
+			for _, f := range javaFiles[1:] {
+				if other := parquetSchemaText(t, f); !slices.Equal(other, want) {
+					t.Fatalf("Java's own data files disagree on the Parquet schema:\n %s\n %s", strings.Join(want, "\n "), strings.Join(other, "\n "))
+				}
+			}
+			for _, f := range ourFiles {
+				if got := parquetSchemaText(t, f); !slices.Equal(got, want) {
+					t.Errorf("%s: Parquet schema differs from Java's %s\n got\n  %s\n java\n  %s", filepath.Base(f), filepath.Base(javaFiles[0]),
+						strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+				}
 			}
 		})
 	}
