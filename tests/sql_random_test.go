@@ -363,7 +363,7 @@ func (m *rhModel) update(old, new rhRow) error {
 
 // rhPred is a WHERE clause and its meaning.
 type rhPred struct {
-	sql string
+	sql  string
 	eval func(r rhRow) bool
 }
 
