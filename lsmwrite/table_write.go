@@ -27,6 +27,9 @@ type Options struct {
 	// Now is the clock for file creation times and the commit (tests);
 	// time.Now when nil.
 	Now func() time.Time
+	// BeforeCommitAttempt is passed to the committer
+	// (snapshot.CommitOptions.BeforeAttempt): a transaction's conflict check.
+	BeforeCommitAttempt func(ctx context.Context, latest *snapshot.Snapshot) error
 }
 
 // bucketMode is how rows are spread over buckets (Java BucketMode).
@@ -683,6 +686,7 @@ func (w *TableWrite) Commit(ctx context.Context) (*snapshot.Snapshot, error) {
 		ManifestFullCompactionSize: w.core.ManifestFullCompactionThresholdSize,
 		Now:                        w.opts.Now,
 		BucketUnaware:              w.mode == bucketUnaware,
+		BeforeAttempt:              w.opts.BeforeCommitAttempt,
 	}
 	if w.spec.pk {
 		co.KeyTypes = w.spec.keyTypes

@@ -244,6 +244,7 @@ func (t *Table) lookupRow(ctx *sql.Context, row []any) ([]any, bool, error) {
 	if err != nil {
 		return nil, false, mapError(err)
 	}
+	t.noteRead(ctx, p)
 	r, err := p.NewReader()
 	if err != nil {
 		return nil, false, err

@@ -27,6 +27,7 @@ func (t *Table) overlayRows(ctx *sql.Context, ops []txOp) (sql.RowIter, error) {
 	if err != nil {
 		return nil, mapError(err)
 	}
+	t.noteRead(ctx, p)
 	r, err := p.NewReader()
 	if err != nil {
 		return nil, mapError(err)

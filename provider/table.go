@@ -15,6 +15,7 @@ import (
 
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/lsmread"
+	"github.com/lakesql/lakesql/snapshot"
 )
 
 // Table is a Paimon table (or its $ro view, or a branch) as a GMS table,
@@ -237,6 +238,23 @@ func (t *Table) planFor(ctx context.Context) (*lsmread.Plan, error) {
 	return p, nil
 }
 
+// noteRead tells the session's transaction which snapshot a read of the
+// current table saw (for conflict detection of writes derived from it).
+func (t *Table) noteRead(ctx *sql.Context, p *lsmread.Plan) {
+	if t.tt != (lsmread.TimeTravel{}) || t.ro {
+		return
+	}
+	tx, ok := ctx.GetTransaction().(*Transaction)
+	if !ok || tx == nil || tx.readOnly {
+		return
+	}
+	var id snapshot.SnapshotID
+	if p.Snapshot != nil {
+		id = p.Snapshot.ID
+	}
+	tx.noteRead(t, id)
+}
+
 // scanPartition is the single GMS partition of a scan: its row iterator reads
 // the plan's splits in parallel.
 type scanPartition struct{ plan *lsmread.Plan }
@@ -262,6 +280,7 @@ func (t *Table) Partitions(ctx *sql.Context) (sql.PartitionIter, error) {
 	if err != nil {
 		return nil, mapError(fmt.Errorf("table %s: %w", t.name, err))
 	}
+	t.noteRead(ctx, p)
 	return sql.PartitionsToPartitionIter(scanPartition{plan: p}), nil
 }
 

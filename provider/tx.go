@@ -153,6 +153,23 @@ func (tx *Transaction) table(ctx context.Context, t *Table) (*txTable, error) {
 	return tt, nil
 }
 
+// noteRead records that the transaction read t at snapshot id: writes it
+// derives from what it read conflict with commits after the earliest such
+// read.
+func (tx *Transaction) noteRead(t *Table, id snapshot.SnapshotID) {
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	key := t.lt.Storage().URL() + "#" + t.lt.BranchName()
+	if tt, ok := tx.tables[key]; ok {
+		if id < tt.base {
+			tt.base = id
+		}
+		return
+	}
+	tx.tables[key] = &txTable{st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, base: id, readKeys: map[string]bool{}}
+	tx.order = append(tx.order, key)
+}
+
 // pending returns the buffered ops of t (completed statements and the
 // running one), or nil.
 func (tx *Transaction) pending(t *Table) []txOp {
@@ -211,20 +228,51 @@ func (tx *Transaction) Rollback() {
 	tx.order = nil
 }
 
+// errRebase stops a commit attempt whose files were written against an
+// older snapshot than the latest: they are rewritten on the new base, so
+// their sequence numbers follow every record already committed (the later
+// commit wins, as a single writer's would).
+var errRebase = errors.New("lakesql: table changed, rewriting on the new snapshot")
+
+// maxRebases bounds how often a commit is rewritten on a newer snapshot.
+const maxRebases = 20
+
 func (tt *txTable) commit(ctx context.Context, ops []txOp) error {
-	latest, err := tt.lt.Snapshots().Latest(ctx)
-	if err != nil && !errors.Is(err, snapshot.ErrSnapshotNotFound) {
-		return err
-	}
-	if latest == nil || errors.Is(err, snapshot.ErrSnapshotNotFound) {
-		latest = nil
-	}
-	if len(tt.readKeys) > 0 && latest != nil && latest.ID > tt.base {
-		if err := tt.checkConflicts(ctx, latest); err != nil {
+	for attempt := 0; ; attempt++ {
+		err := tt.commitOnce(ctx, ops)
+		if !errors.Is(err, errRebase) {
 			return err
 		}
+		if attempt >= maxRebases {
+			return fmt.Errorf("%w: table %s: too many concurrent commits", ErrConflict, tt.name)
+		}
 	}
-	w, err := lsmwrite.NewTableWrite(ctx, tt.st, tt.sch, latest, lsmwrite.Options{Branch: tt.lt.BranchName()})
+}
+
+func (tt *txTable) commitOnce(ctx context.Context, ops []txOp) error {
+	base, err := tt.lt.Snapshots().Latest(ctx)
+	if errors.Is(err, snapshot.ErrSnapshotNotFound) {
+		base, err = nil, nil
+	}
+	if err != nil {
+		return err
+	}
+	opts := lsmwrite.Options{Branch: tt.lt.BranchName()}
+	// Checked before every commit attempt, against the snapshot the attempt
+	// builds on; the attempt then publishes latest+1 atomically, so nothing
+	// can commit in between unseen.
+	opts.BeforeCommitAttempt = func(ctx context.Context, latest *snapshot.Snapshot) error {
+		if len(tt.readKeys) > 0 && latest != nil && latest.ID > tt.base {
+			if err := tt.checkConflicts(ctx, latest); err != nil {
+				return err
+			}
+		}
+		if (latest == nil) != (base == nil) || latest != nil && latest.ID != base.ID {
+			return errRebase
+		}
+		return nil
+	}
+	w, err := lsmwrite.NewTableWrite(ctx, tt.st, tt.sch, base, opts)
 	if err != nil {
 		return fmt.Errorf("table %s: %w", tt.name, err)
 	}
@@ -234,15 +282,44 @@ func (tt *txTable) commit(ctx context.Context, ops []txOp) error {
 			return err
 		}
 	}
+	// A retraction and a later record of the same key must not meet in
+	// the write buffer: its merge function would fold them without the
+	// committed row (a retracted aggregate, a partial update's NULL). Such
+	// records go to separate level-0 files, merged in order at read time.
+	idx := keyIndexes(tt.sch)
+	seen := map[string]bool{}
+	retracted := map[string]bool{}
 	for _, op := range ops {
+		if len(tt.sch.PrimaryKeys) > 0 {
+			k := keyString(tt.sch, idx, op.row)
+			retract := op.kind == kv.UpdateBefore || op.kind == kv.Delete
+			if seen[k] && (retract || retracted[k]) {
+				if err := w.Flush(ctx); err != nil {
+					w.Abort(ctx)
+					return fmt.Errorf("table %s: %w", tt.name, err)
+				}
+				clear(seen)
+				clear(retracted)
+			}
+			seen[k] = true
+			if retract {
+				retracted[k] = true
+			}
+		}
 		if err := w.Write(ctx, op.kind, op.row); err != nil {
 			w.Abort(ctx)
 			return fmt.Errorf("table %s: %w", tt.name, err)
 		}
 	}
 	if _, err := w.Commit(ctx); err != nil {
-		w.Abort(ctx)
-		if errors.Is(err, snapshot.ErrConflict) {
+		// Files are deleted only when no snapshot can reference them; on
+		// other errors the publish may have happened, so they stay.
+		if errors.Is(err, errRebase) {
+			w.Abort(ctx)
+			return err
+		}
+		if errors.Is(err, snapshot.ErrConflict) || errors.Is(err, ErrConflict) {
+			w.Abort(ctx)
 			return fmt.Errorf("%w: table %s: %w", ErrConflict, tt.name, err)
 		}
 		return fmt.Errorf("table %s: %w", tt.name, err)

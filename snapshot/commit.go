@@ -66,6 +66,12 @@ type CommitOptions struct {
 	// MaxRetries is commit.max-retries: attempts after a lost race before
 	// giving up (0: 10; negative: no retry).
 	MaxRetries int
+	// BeforeAttempt, when set, is called before every attempt with the
+	// snapshot the attempt builds on (nil for an empty table); an error
+	// aborts the commit. Transactions use it to check that nothing they
+	// read changed up to that snapshot: the attempt then publishes
+	// latest+1 atomically, so no commit can slip in between.
+	BeforeAttempt func(ctx context.Context, latest *Snapshot) error
 	// MinRetryWait and MaxRetryWait bound the jittered exponential sleep
 	// between attempts (commit.min-retry-wait 10ms, commit.max-retry-wait
 	// 10s).
@@ -225,6 +231,11 @@ func (c *Committer) Commit(ctx context.Context, schemaID schema.SchemaID, change
 			checkFrom = FirstSnapshotID
 			if latest != nil {
 				checkFrom = latest.ID + 1
+			}
+		}
+		if c.opts.BeforeAttempt != nil {
+			if err := c.opts.BeforeAttempt(ctx, latest); err != nil {
+				return nil, err
 			}
 		}
 		s, err := plan.tryCommitOnce(ctx, latest)
