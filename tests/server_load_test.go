@@ -518,6 +518,25 @@ func TestServerLoadDataCSV(t *testing.T) {
 		t.Errorf("LOAD DATA with SET: %q", got)
 	}
 
+	// A bad value fails the whole LOAD: no row and no snapshot is left.
+	p5 := filepath.Join(dir, "bad.csv")
+	if err := os.WriteFile(p5, []byte("20,ok,1\n21,ok,2\n22,bad,notanumber\n23,ok,4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(fmt.Sprintf(`LOAD DATA INFILE '%s' INTO TABLE c1 FIELDS TERMINATED BY ',' (id, s, n)`, p5)); err == nil {
+		t.Error("LOAD DATA with a bad INT value succeeded")
+	}
+	if n := snapshotCount(t, db, "c1"); n != 1 {
+		t.Errorf("c1: %d snapshots after a failed LOAD, want 1", n)
+	}
+	if got := queryStrings(t, db, "SELECT COUNT(*) FROM c1 WHERE id >= 20"); got[0][0] != "0" {
+		t.Errorf("the failed LOAD left %s rows", got[0][0])
+	}
+	mustExec(t, db, "SELECT 1") // the session's next statement must not commit the failed one
+	if got := queryStrings(t, db, "SELECT COUNT(*) FROM c1"); got[0][0] != "10" {
+		t.Errorf("c1 has %s rows after the failed LOAD, want 10", got[0][0])
+	}
+
 	// A file outside secure_file_priv is refused (the variable is read-only
 	// at run time: only its check is exercised here with the default "").
 	if _, err := db.Exec(fmt.Sprintf(`LOAD DATA INFILE '%s' INTO TABLE c4`, filepath.Join(dir, "missing.csv"))); err == nil {
