@@ -48,9 +48,7 @@ import (
 // and table contents must agree.
 //
 // LAKESQL_SQL_RANDOM_SEED fixes the base seed; LAKESQL_SQL_RANDOM_STEPS sets
-// the statements per history (default 40); LAKESQL_SQL_RANDOM_ALL=1 also
-// generates the statement shapes of the known merge-engine bugs that
-// TestSQLWritesMergeAcrossRetract pins (see rhKnownBugs).
+// the statements per history (default 40).
 func TestSQLRandomHistories(t *testing.T) {
 	seed := time.Now().UnixNano()
 	if s := os.Getenv("LAKESQL_SQL_RANDOM_SEED"); s != "" {
@@ -67,7 +65,6 @@ func TestSQLRandomHistories(t *testing.T) {
 		}
 		steps = n
 	}
-	avoidKnown := os.Getenv("LAKESQL_SQL_RANDOM_ALL") != "1"
 	t.Logf("base seed %d (rerun with LAKESQL_SQL_RANDOM_SEED=%d), %d statements per history", seed, seed, steps)
 
 	oracle := startMemoryOracle(t)
@@ -88,7 +85,6 @@ func TestSQLRandomHistories(t *testing.T) {
 	var total rhStats
 	start := time.Now()
 	for i, cfg := range configs {
-		cfg.avoidKnown = avoidKnown
 		s := seed + int64(i)
 		t.Run(cfg.name(), func(t *testing.T) {
 			// One warehouse and server per history: the catalog walks the
@@ -116,7 +112,6 @@ type rhConfig struct {
 	bucket      string
 	partitioned bool
 	oracle      bool // deduplicate only: MySQL-meaning statements, also run on GMS memory
-	avoidKnown  bool // do not generate the shapes of rhKnownBugs
 }
 
 func (c rhConfig) name() string {
@@ -165,19 +160,6 @@ func (c rhConfig) orderBy() string {
 	return "k"
 }
 
-// rhKnownBugs are the statement shapes whose results lakesql gets wrong
-// today (TestSQLWritesMergeAcrossRetract): on partial-update and aggregation
-// tables, a retraction (-D of DELETE, -U of an aggregation UPDATE) followed
-// in the same commit by a write of the same key is merged away in the write
-// buffer, so the committed result merges the new record with the row from
-// before the commit. The generator avoids them unless
-// LAKESQL_SQL_RANDOM_ALL=1:
-//   - a write to a key deleted earlier in the same transaction;
-//   - on aggregation, UPDATE that sets a non-null w to NULL (the -U clears
-//     it, the +U's NULL keeps the cleared value, but merged in the buffer
-//     the clear is lost and the old w survives).
-const rhKnownBugs = "merge across a retraction in one commit"
-
 type rhStats struct {
 	stmts, txStmts, commits, rollbacks, selects, asOf int
 }
@@ -225,12 +207,10 @@ func rhLit(v any) string {
 type rhModel struct {
 	cfg  rhConfig
 	rows map[rhKey]rhRow
-	// deleted: keys deleted in the running commit (for avoiding rhKnownBugs).
-	deleted map[rhKey]bool
 }
 
 func newRHModel(cfg rhConfig) *rhModel {
-	return &rhModel{cfg: cfg, rows: map[rhKey]rhRow{}, deleted: map[rhKey]bool{}}
+	return &rhModel{cfg: cfg, rows: map[rhKey]rhRow{}}
 }
 
 func (m *rhModel) clone() *rhModel {
@@ -281,7 +261,6 @@ func (m *rhModel) apply(kind rhKind, r rhRow) error {
 	old, ok := m.rows[key]
 	if kind == rhDelete {
 		delete(m.rows, key)
-		m.deleted[key] = true
 		return nil
 	}
 	switch m.cfg.engine {
@@ -427,7 +406,6 @@ func (h *rhHistory) run(steps int) {
 			n += h.transaction()
 			continue
 		}
-		h.committed.deleted = map[rhKey]bool{}
 		h.statement(h.committed)
 		h.stats.stmts++
 		n++
@@ -453,7 +431,6 @@ func (h *rhHistory) transaction() int {
 		h.exec("COMMIT")
 		h.stats.commits++
 		h.committed = h.work
-		h.committed.deleted = map[rhKey]bool{}
 		h.work = nil
 		h.check(h.committed, "after COMMIT")
 		h.recordSnapshot()
@@ -650,9 +627,8 @@ func (h *rhHistory) randPred() rhPred {
 
 // rhSet is an UPDATE's SET clause and its meaning.
 type rhSet struct {
-	sql       string
-	eval      func(r rhRow) rhRow
-	nullsWorP bool // sets w to NULL (a known aggregation bug shape)
+	sql  string
+	eval func(r rhRow) rhRow
 }
 
 func (h *rhHistory) randSet() rhSet {
@@ -678,7 +654,7 @@ func (h *rhHistory) randSet() rhSet {
 	case 3:
 		return rhSet{sql: "w = " + rhLit(w), eval: func(r rhRow) rhRow { r.w = w; return r }}
 	case 4:
-		return rhSet{sql: "w = NULL", eval: func(r rhRow) rhRow { r.w = nil; return r }, nullsWorP: true}
+		return rhSet{sql: "w = NULL", eval: func(r rhRow) rhRow { r.w = nil; return r }}
 	case 5:
 		return rhSet{sql: fmt.Sprintf("v = v + 1, w = %s", rhLit(w)), eval: func(r rhRow) rhRow {
 			if r.v != nil {
@@ -709,34 +685,19 @@ func (m *rhModel) matching(pred rhPred) []rhRow {
 	return out
 }
 
-// buggy reports whether writing r's key would hit rhKnownBugs.
-func (h *rhHistory) buggy(m *rhModel, r rhRow) bool {
-	if !h.cfg.avoidKnown || h.cfg.engine == "deduplicate" {
-		return false
-	}
-	key := m.key(r)
-	return m.deleted[key]
-}
-
 // statement generates one DML statement, runs it and applies it to m.
 func (h *rhHistory) statement(m *rhModel) {
-	for {
-		if h.tryStatement(m) {
-			return
-		}
+	for !h.tryStatement(m) {
 	}
 }
 
+// tryStatement returns false when the statement drawn does not fit (oracle
+// mode: a plain INSERT of an existing key).
 func (h *rhHistory) tryStatement(m *rhModel) bool {
 	nrows := 1 + h.rnd.Intn(4)
 	rows := make([]rhRow, 0, nrows)
 	for i := 0; i < nrows; i++ {
 		rows = append(rows, h.pickRow(m))
-	}
-	for _, r := range rows {
-		if h.buggy(m, r) {
-			return false
-		}
 	}
 	cols := fmt.Sprintf("INSERT INTO %s (k, p, v, w) VALUES ", h.table)
 	mustApply := func(err error) {
@@ -792,13 +753,6 @@ func (h *rhHistory) tryStatement(m *rhModel) bool {
 	case op < 85:
 		pred, set := h.randPred(), h.randSet()
 		match := m.matching(pred)
-		if h.cfg.avoidKnown && h.cfg.engine != "deduplicate" {
-			for _, r := range match {
-				if m.deleted[m.key(r)] || h.cfg.engine == "aggregation" && set.nullsWorP && r.w != nil {
-					return false
-				}
-			}
-		}
 		h.exec(fmt.Sprintf("UPDATE %s SET %s WHERE %s", h.table, set.sql, pred.sql))
 		for _, r := range match {
 			mustApply(m.update(r, set.eval(r)))
@@ -897,10 +851,11 @@ func startMemoryOracle(t testing.TB) *sql.DB {
 	return openMySQL(t, srv.Listener.Addr().String(), "o")
 }
 
-// TestSQLWritesMergeAcrossRetract pins rhKnownBugs: a retraction and a later
-// write of the same key in one commit must leave what the statements say
-// (and what the transaction itself read before COMMIT), not the merge of
-// the new record with the row from before the commit.
+// TestSQLWritesMergeAcrossRetract: a retraction (-D of DELETE, -U of an
+// aggregation UPDATE) and a later write of the same key in one commit must
+// leave what the statements say (and what the transaction itself read
+// before COMMIT), not the merge of the new record with the row from before
+// the commit (merged in the write buffer, the retraction used to vanish).
 func TestSQLWritesMergeAcrossRetract(t *testing.T) {
 	ws := startWriteServer(t, t.TempDir())
 	db := ws.open(t, "")
