@@ -534,3 +534,101 @@ func TestSQLConcurrentBlindUpserts(t *testing.T) {
 		t.Logf("%d of %d rounds: the later commit lost; sequence numbers of the data files (each round's two writers share one): %v", wrong, rounds, seqs)
 	}
 }
+
+// TestSQLConcurrentTransfers: writers on two servers move amounts between
+// five accounts in explicit transactions (two UPDATEs each), retrying 1213.
+// Every committed transfer must count exactly once: each account ends at
+// its start plus the committed transfers' deltas, and the total is kept.
+func TestSQLConcurrentTransfers(t *testing.T) {
+	wh := t.TempDir()
+	s1, s2 := startWriteServer(t, wh), startWriteServer(t, wh)
+	dbs := []*sql.DB{s1.open(t, ""), s2.open(t, ""), s1.open(t, ""), s2.open(t, "")}
+	scTable(t, dbs[0], "acct", "2")
+	const accounts, perWriter = 5, 8
+	if _, err := dbs[0].Exec("INSERT INTO acct VALUES (0, 100), (1, 100), (2, 100), (3, 100), (4, 100)"); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var mu sync.Mutex
+	want := make([]int64, accounts)
+	for i := range want {
+		want[i] = 100
+	}
+	retries := 0
+	var wg sync.WaitGroup
+	errs := make([]error, len(dbs))
+	start := time.Now()
+	for w, db := range dbs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			conn, err := db.Conn(ctx)
+			if err != nil {
+				errs[w] = err
+				return
+			}
+			defer closeConn(conn)
+			for n := 0; n < perWriter; n++ {
+				from, to, amt := (w+n)%accounts, (w+2*n+1)%accounts, int64(1+n)
+				if from == to {
+					to = (to + 1) % accounts
+				}
+				for attempt := 0; ; attempt++ {
+					err := scTransfer(ctx, conn, from, to, amt)
+					if err == nil {
+						break
+					}
+					if mysqlErrNo(err) != 1213 || attempt > 100 {
+						errs[w] = fmt.Errorf("writer %d transfer %d: %w", w, n, err)
+						return
+					}
+					mu.Lock()
+					retries++
+					mu.Unlock()
+				}
+				mu.Lock()
+				want[from] -= amt
+				want[to] += amt
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	el := time.Since(start)
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	var wantRows []string
+	for i, v := range want {
+		wantRows = append(wantRows, fmt.Sprintf("%d|%d", i, v))
+	}
+	for i, db := range dbs[:2] {
+		var got []string
+		for _, r := range queryStrings(t, db, "SELECT k, v FROM acct ORDER BY k") {
+			got = append(got, strings.Join(r, "|"))
+		}
+		if fmt.Sprint(got) != fmt.Sprint(wantRows) {
+			t.Errorf("server %d: accounts %v, want %v (a transfer was lost or applied twice)", i+1, got, wantRows)
+		}
+	}
+	t.Logf("%d transfers (2 UPDATEs each) by %d writers on 2 servers in %v: %.0f transactions/s, %d retries on 1213",
+		len(dbs)*perWriter, len(dbs), el.Round(time.Millisecond), float64(len(dbs)*perWriter)/el.Seconds(), retries)
+}
+
+// scTransfer moves amt from account from to account to in one transaction.
+func scTransfer(ctx context.Context, conn *sql.Conn, from, to int, amt int64) error {
+	for _, q := range []string{
+		"BEGIN",
+		fmt.Sprintf("UPDATE acct SET v = v - %d WHERE k = %d", amt, from),
+		fmt.Sprintf("UPDATE acct SET v = v + %d WHERE k = %d", amt, to),
+		"COMMIT",
+	} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			conn.ExecContext(ctx, "ROLLBACK")
+			return err
+		}
+	}
+	return nil
+}
