@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/lakesql/lakesql/internal/storage"
@@ -15,47 +14,13 @@ import (
 
 const dbSuffix = ".db"
 
-// dirMaker is the optional storage capability to create an empty folder, so a
-// new database is visible to Java catalogs before it has tables.
-type dirMaker interface {
-	MkdirAll(ctx context.Context, dir string) error
-}
-
-// dirLister is the optional storage capability to list the immediate
-// sub-folders of a folder without listing every file below it.
-type dirLister interface {
-	ListDirs(ctx context.Context, dir string) ([]string, error)
-}
-
 // listDirs returns the names of the immediate sub-folders of dir ("" = root).
 func listDirs(ctx context.Context, st storage.Storage, dir string) ([]string, error) {
-	if dl, ok := st.(dirLister); ok {
-		return dl.ListDirs(ctx, dir)
-	}
-	prefix := dir
-	if prefix != "" && !strings.HasSuffix(prefix, "/") {
-		prefix += "/"
-	}
-	seen := map[string]bool{}
-	for obj, err := range st.List(ctx, prefix) {
-		if err != nil {
-			return nil, err
-		}
-		rest := strings.TrimPrefix(obj.Path, prefix)
-		if i := strings.IndexByte(rest, '/'); i > 0 {
-			seen[rest[:i]] = true
-		}
-	}
-	out := make([]string, 0, len(seen))
-	for d := range seen {
-		out = append(out, d)
-	}
-	sort.Strings(out)
-	return out, nil
+	return storage.ListDirs(ctx, st, dir)
 }
 
 func mkdirAll(ctx context.Context, st storage.Storage, dir string) error {
-	if dm, ok := st.(dirMaker); ok {
+	if dm, ok := st.(storage.DirMaker); ok {
 		return dm.MkdirAll(ctx, dir)
 	}
 	return nil

@@ -190,3 +190,30 @@ func TestS3OpenDoesNotDial(t *testing.T) {
 		}
 	}
 }
+
+func TestListDirs(t *testing.T) {
+	ctx := context.Background()
+	for name, open := range map[string]func() storage.Storage{
+		"file": func() storage.Storage { s, _ := storage.Open(ctx, t.TempDir()); return s },
+		"mem":  func() storage.Storage { s, _ := storage.Open(ctx, "mem://"); return s },
+	} {
+		t.Run(name, func(t *testing.T) {
+			st := open()
+			defer st.Close()
+			for _, p := range []string{"a.db/t1/schema/schema-0", "a.db/t2/x", "b.db/.marker", "top"} {
+				if err := st.WriteAll(ctx, p, []byte("x")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for dir, want := range map[string]string{"": "a.db,b.db", "a.db": "t1,t2", "a.db/t1": "schema", "nope": ""} {
+				got, err := storage.ListDirs(ctx, st, dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if strings.Join(got, ",") != want {
+					t.Errorf("ListDirs(%q) = %v, want %s", dir, got, want)
+				}
+			}
+		})
+	}
+}
