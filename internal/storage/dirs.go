@@ -80,12 +80,34 @@ func (s *localStorage) ListDirs(ctx context.Context, dir string) ([]string, erro
 	}
 	var out []string
 	for _, e := range entries {
-		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+		// Like on an object store, a folder exists while it holds a
+		// file: folders emptied by deletes are not listed.
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") && hasFile(filepath.Join(p, e.Name())) {
 			out = append(out, e.Name())
 		}
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+// hasFile reports whether dir holds a regular file (temp files aside)
+// anywhere below it; it stops at the first one.
+func hasFile(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if e.Type().IsRegular() && !isTempName(e.Name()) {
+			return true
+		}
+	}
+	for _, e := range entries {
+		if e.IsDir() && hasFile(filepath.Join(dir, e.Name())) {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *localStorage) MkdirAll(ctx context.Context, dir string) error {

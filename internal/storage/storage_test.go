@@ -205,7 +205,14 @@ func TestListDirs(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			for dir, want := range map[string]string{"": "a.db,b.db", "a.db": "t1,t2", "a.db/t1": "schema", "nope": ""} {
+			// A folder emptied by deletes is gone, as on an object store.
+			if err := st.WriteAll(ctx, "c.db/t/f", []byte("x")); err != nil {
+				t.Fatal(err)
+			}
+			if err := st.Delete(ctx, "c.db/t/f"); err != nil {
+				t.Fatal(err)
+			}
+			for dir, want := range map[string]string{"": "a.db,b.db", "a.db": "t1,t2", "a.db/t1": "schema", "nope": "", "c.db": ""} {
 				got, err := storage.ListDirs(ctx, st, dir)
 				if err != nil {
 					t.Fatal(err)
