@@ -16,6 +16,7 @@ import (
 // server over an empty temporary warehouse (database mw).
 
 type mergeServer struct {
+	addr string
 	db   *sql.DB
 	conn *sql.Conn // one session, for transactions
 }
@@ -49,7 +50,7 @@ func startMergeServer(t *testing.T) *mergeServer {
 	if _, err := boot.Exec("CREATE DATABASE mw"); err != nil {
 		t.Fatal(err)
 	}
-	s := &mergeServer{db: open("mw")}
+	s := &mergeServer{addr: srv.Addr(), db: open("mw")}
 	s.conn, err = s.db.Conn(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -447,4 +448,25 @@ func TestServerInsertOverwrite(t *testing.T) {
 	s.fails(t, "INSERT OVERWRITE p PARTITION (dt = NULL) SELECT 1, 2", 1235, "NULL")
 	mergeSameRows(t, "p after errors", s.rows(t, "SELECT * FROM p"), cur)
 	mergeSameRows(t, "p snapshots after errors", s.snapshots(t, "p"), snaps)
+}
+
+// TestServerMergeMultiStatement: MERGE and INSERT OVERWRITE inside a
+// multi-statement query run in order with the statements around them.
+func TestServerMergeMultiStatement(t *testing.T) {
+	s := startMergeServer(t)
+	mergeBase(t, s)
+	s.exec(t, "CREATE TABLE u (id INT PRIMARY KEY, v INT)", "INSERT INTO u VALUES (1, 1)")
+	db, err := sql.Open("mysql", fmt.Sprintf("root@tcp(%s)/mw?multiStatements=true", s.addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec("DELETE FROM src WHERE op = 'D'; " +
+		"MERGE INTO tgt USING src ON tgt.id = src.id WHEN MATCHED THEN DELETE; " +
+		"INSERT OVERWRITE u SELECT id, v FROM tgt; " +
+		"UPDATE u SET v = v + 1"); err != nil {
+		t.Fatal(err)
+	}
+	mergeSameRows(t, "tgt", s.rows(t, "SELECT id FROM tgt"), []string{"2", "7"})
+	mergeSameRows(t, "u", s.rows(t, "SELECT * FROM u"), []string{"2|21", "7|71"})
 }
