@@ -110,6 +110,11 @@ func (t *Table) overlayRows(ctx *sql.Context, ops []txOp) (sql.RowIter, error) {
 	}
 	out := make([]sql.Row, 0, len(rows))
 	for _, row := range rows {
+		// The scan's predicate (pushed filters, index lookups) applies to
+		// the merged rows: a lookup join relies on it alone.
+		if t.filter != nil && lsmread.Test(t.filter, func(f int) (any, bool) { return row[f], true }) != lsmread.True {
+			continue
+		}
 		sr := make(sql.Row, len(proj))
 		for i, j := range proj {
 			v, err := toSQL(&t.sch.Fields[j].Type, row[j])

@@ -263,7 +263,10 @@ func (scanPartition) Key() []byte { return []byte("scan") }
 
 // overlayPartition reads the table merged with the transaction's pending
 // writes.
-type overlayPartition struct{ ops []txOp }
+type overlayPartition struct {
+	t   *Table
+	ops []txOp
+}
 
 func (overlayPartition) Key() []byte { return []byte("overlay") }
 
@@ -272,7 +275,7 @@ func (overlayPartition) Key() []byte { return []byte("overlay") }
 // partition's iterator).
 func (t *Table) Partitions(ctx *sql.Context) (sql.PartitionIter, error) {
 	if ops := t.pendingOps(ctx); len(ops) > 0 {
-		return sql.PartitionsToPartitionIter(overlayPartition{ops: ops}), nil
+		return sql.PartitionsToPartitionIter(overlayPartition{t: t, ops: ops}), nil
 	}
 	spec := t.scanSpec()
 	spec.TimeZone = sessionZone(ctx)
@@ -287,7 +290,8 @@ func (t *Table) Partitions(ctx *sql.Context) (sql.PartitionIter, error) {
 // PartitionRows implements sql.Table.
 func (t *Table) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter, error) {
 	if op, ok := part.(overlayPartition); ok {
-		return t.overlayRows(ctx, op.ops)
+		// The partition's own table: it carries the lookup's predicate.
+		return op.t.overlayRows(ctx, op.ops)
 	}
 	sp, ok := part.(scanPartition)
 	if !ok {
