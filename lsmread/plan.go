@@ -299,11 +299,7 @@ func (p *Plan) planSplits(ctx context.Context) error {
 	}
 	var metas []manifest.ManifestFileMeta
 	for _, list := range lists {
-		data, err := st.ReadAll(ctx, manifest.Path(list))
-		if err != nil {
-			return fmt.Errorf("lsmread: read manifest list %s: %w", list, err)
-		}
-		ms, err := manifest.ReadManifestList(data, list)
+		ms, err := readManifestList(ctx, st, list)
 		if err != nil {
 			return err
 		}
@@ -330,14 +326,11 @@ func (p *Plan) planSplits(ctx context.Context) error {
 			p.Stats.ManifestsPruned++
 			continue
 		}
-		data, err := st.ReadAll(ctx, manifest.Path(m.FileName))
+		entries, err := readManifest(ctx, st, m.FileName)
 		if err != nil {
-			return fmt.Errorf("lsmread: read manifest %s: %w", m.FileName, err)
+			return err
 		}
-		for e, err := range manifest.ManifestEntries(data, m.FileName) {
-			if err != nil {
-				return err
-			}
+		for _, e := range entries {
 			keep, seen := keepPartition[string(e.Partition)]
 			if !seen {
 				vals, err := decodePartition(e.Partition)
@@ -492,11 +485,7 @@ func (p *Plan) loadDeletionFiles(ctx context.Context) (map[bucketKey]map[string]
 		return nil, nil
 	}
 	name := *p.Snapshot.IndexManifest
-	data, err := p.Table.store.ReadAll(ctx, manifest.Path(name))
-	if err != nil {
-		return nil, fmt.Errorf("lsmread: read index manifest %s: %w", name, err)
-	}
-	entries, err := manifest.ReadIndexManifest(data, name)
+	entries, err := readIndexManifest(ctx, p.Table.store, name)
 	if err != nil {
 		return nil, err
 	}
