@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	_ "time/tzdata" // zones for time-zone cases on machines without zoneinfo
 
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/internal/storage"

@@ -3,6 +3,7 @@ package schema_test
 import (
 	"testing"
 	"time"
+	_ "time/tzdata" // zones for time-zone cases on machines without zoneinfo
 
 	"github.com/lakesql/lakesql/internal/schema"
 )
