@@ -112,7 +112,7 @@ func hasFile(dir string) bool {
 
 func (s *localStorage) MkdirAll(ctx context.Context, dir string) error {
 	p := filepath.Join(s.root, filepath.FromSlash(strings.TrimSuffix(dir, "/")))
-	if err := os.MkdirAll(p, 0o755); err != nil {
+	if err := os.MkdirAll(p, dirPerm); err != nil {
 		return fmt.Errorf("storage: create folder %s: %w", p, err)
 	}
 	return nil

@@ -7,9 +7,11 @@ import (
 	"io"
 	"io/fs"
 	"iter"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 )
@@ -40,7 +42,7 @@ func openLocal(dir string, noSync bool) (Storage, error) {
 	if err != nil {
 		return nil, fmt.Errorf("storage: open local folder %s: %w", dir, err)
 	}
-	if err := os.MkdirAll(abs, 0o755); err != nil {
+	if err := os.MkdirAll(abs, dirPerm); err != nil {
 		return nil, fmt.Errorf("storage: create local folder %s: %w", abs, err)
 	}
 	return &localStorage{root: abs, noSync: noSync}, nil
@@ -166,13 +168,30 @@ func (s *localStorage) ReadAll(ctx context.Context, p string) ([]byte, error) {
 	return b, nil
 }
 
-// tempFile creates a hidden temp file next to name, creating the folder.
+// Files are created 0644 and folders 0755, both less the process umask, so
+// another engine running as another OS user (Flink, Spark, a second
+// lakesql) can read the warehouse. os.CreateTemp would create 0600.
+const (
+	filePerm = 0o644
+	dirPerm  = 0o755
+)
+
+// tempFile creates a hidden temp file next to name (mode filePerm),
+// creating the folder. The rename or link that publishes it keeps the mode.
 func tempFile(name string) (*os.File, error) {
 	dir, base := filepath.Split(name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, dirPerm); err != nil {
 		return nil, err
 	}
-	return os.CreateTemp(dir, "."+base+".*"+tempSuffix)
+	for range 100 {
+		tmp := filepath.Join(dir, "."+base+"."+strconv.FormatUint(rand.Uint64(), 36)+tempSuffix)
+		f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, filePerm)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, err
+	}
+	return nil, fmt.Errorf("storage: no free temp name next to %s: %w", name, fs.ErrExist)
 }
 
 const tempSuffix = ".tmp"
