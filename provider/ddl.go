@@ -472,8 +472,8 @@ func validateTableSchema(ts *schema.TableSchema) error {
 	if err := ts.Validate(); err != nil {
 		return mapDDLError(err)
 	}
-	if _, err := ts.Options.Core(); err != nil {
-		return mapDDLError(err)
+	if err := ts.CheckOptions(); err != nil {
+		return &ddlError{kind: ErrInvalidOptionValue, msg: "lakesql: " + err.Error()}
 	}
 	for _, k := range ts.BucketKeys() {
 		if ts.FieldIndex(k) < 0 {

@@ -20,6 +20,9 @@ var (
 	ErrUnsupportedDDL = errors.New("provider: unsupported DDL")
 	// ErrInvalidDDL: a column, key or option of the statement is invalid.
 	ErrInvalidDDL = errors.New("provider: invalid DDL")
+	// ErrInvalidOptionValue: a table option is set to a value Paimon does
+	// not allow (MySQL 1231, ER_WRONG_VALUE_FOR_VAR); it wraps ErrInvalidDDL.
+	ErrInvalidOptionValue = fmt.Errorf("%w: option value", ErrInvalidDDL)
 	// ErrSchemaConflict: another writer committed schema-N first and the
 	// change could not be re-applied within the retry budget; retry the
 	// statement.

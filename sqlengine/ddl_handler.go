@@ -265,6 +265,8 @@ func sqlError(err error) error {
 		code, state = mysql.ERDupFieldName, "42S21"
 	case sql.ErrTableColumnNotFound.Is(err):
 		code, state = mysql.ERBadFieldError, "42S22"
+	case errors.Is(err, provider.ErrInvalidOptionValue):
+		code, state = mysql.ERWrongValueForVar, "42000"
 	case errors.Is(err, provider.ErrSchemaConflict):
 		code, state = mysql.ERLockDeadlock, "40001"
 	case errors.Is(err, errUnsupported):

@@ -354,9 +354,9 @@ func TestServerDDLCreateFlink(t *testing.T) {
 		s.exec(t, fmt.Sprintf("CREATE TABLE compact_%d (id INT, v STRING, PRIMARY KEY (id) NOT ENFORCED) WITH (%s)", i, opts))
 	}
 
-	// Errors: syntax 1064, others 1105 with the reason; the connection stays.
+	// Errors: syntax 1064, bad option values 1231, others 1105 with the reason; the connection stays.
 	s.fails(t, "CREATE TABLE bad1 (a INT, b STRING", 1064)
-	s.fails(t, "CREATE TABLE bad2 (a INT) WITH ('bucket' = 'many')", 1105, "bucket", "many")
+	s.fails(t, "CREATE TABLE bad2 (a INT) WITH ('bucket' = 'many')", 1231, "bucket", "many")
 	s.fails(t, "CREATE TABLE bad3 (a NOSUCHTYPE) WITH ('bucket' = '1')", 1105, "NOSUCHTYPE")
 	s.fails(t, "CREATE TABLE bad4 (a INT, PRIMARY KEY (b) NOT ENFORCED)", 1105, "b")
 	s.fails(t, "CREATE TABLE bad5 (a INT) WITH ('connector' = 'kafka')", 1105, "kafka")
@@ -511,7 +511,7 @@ func TestServerDDLAlter(t *testing.T) {
 	s.fails(t, "ALTER TABLE a ADD COLUMN nn INT NOT NULL", 1105, "nullable")
 	s.fails(t, "ALTER TABLE a ADD COLUMN val INT", 1060)
 	s.fails(t, "ALTER TABLE a DROP COLUMN nosuch", 1054)
-	s.fails(t, "ALTER TABLE a SET ('snapshot.num-retained.min' = 'x')", 1105, "snapshot.num-retained.min")
+	s.fails(t, "ALTER TABLE a SET ('snapshot.num-retained.min' = 'x')", 1231, "snapshot.num-retained.min")
 	s.fails(t, "ALTER TABLE nosuch ADD COLUMN x INT", 1146)
 	s.fails(t, "ALTER TABLE a ADD COLUMN", 1064)
 	if got := len(s.schemas(t, "ddl", "a")); got != n {

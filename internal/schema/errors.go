@@ -1,6 +1,9 @@
 package schema
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Sentinel errors of package schema. Every decoder wraps ErrCorrupt, so
 // errors.Is(err, ErrCorrupt) identifies bad schema files and type strings.
@@ -9,6 +12,9 @@ var (
 	ErrCorrupt = errors.New("schema: corrupt")
 	// ErrInvalidOption marks a table option whose value cannot be parsed.
 	ErrInvalidOption = errors.New("schema: invalid option")
+	// ErrInvalidOptionValue marks a table option set to a value outside
+	// what Paimon allows for it (TableSchema.CheckOptions).
+	ErrInvalidOptionValue = fmt.Errorf("%w value", ErrInvalidOption)
 	// ErrInvalidValue marks a value that does not fit its type (bad decimal
 	// text, overflow, wrong Go type for a Paimon type).
 	ErrInvalidValue = errors.New("schema: invalid value")
