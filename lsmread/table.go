@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/lakesql/lakesql/internal/schema"
+	"github.com/lakesql/lakesql/internal/sortedrun"
 	"github.com/lakesql/lakesql/internal/storage"
 	"github.com/lakesql/lakesql/snapshot"
 )
@@ -67,6 +68,11 @@ func (t *Table) Branch(ctx context.Context, name string) (*Table, error) {
 	b := OpenTable(t.store, name)
 	b.resolveExternal = t.resolveExternal
 	return b, nil
+}
+
+// source is where the sorted-run reader opens the table's files.
+func (t *Table) source() sortedrun.Source {
+	return sortedrun.Source{Store: t.store, Schemas: t.schemas, OpenExternal: t.resolveExternal}
 }
 
 // Storage is the table's storage (rooted at the table directory).
