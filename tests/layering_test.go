@@ -27,6 +27,7 @@ var layerRules = map[string][]string{
 	"lsmwrite":         {"cmd", "sqlengine", "provider", "procedures", "lsmread"},
 	"provider":         {"cmd", "sqlengine"},
 	"procedures":       {"cmd", "sqlengine"},
+	"inspect":          {"cmd", "sqlengine", "provider", "procedures", "lsmwrite"},
 	"sqlengine":        {"cmd"},
 }
 
@@ -169,5 +170,33 @@ func TestSortedRunReaderIsShared(t *testing.T) {
 	}
 	if !usesLeaf["lsmread"] {
 		t.Error("lsmread does not import internal/sortedrun")
+	}
+}
+
+// cmdImports are the module packages cmd/lakesql may import: it wires the
+// engine and the library commands, and holds no logic of its own.
+var cmdImports = []string{"sqlengine", "inspect"}
+
+// TestCmdIsWiring enforces cmdImports.
+func TestCmdIsWiring(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "cmd", "lakesql", "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no files in cmd/lakesql: %v", err)
+	}
+	fset := token.NewFileSet()
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if inner, ok := strings.CutPrefix(p, module); ok && !slices.Contains(cmdImports, inner) {
+				t.Errorf("%s imports %s: cmd/lakesql wires only %v", path, p, cmdImports)
+			}
+		}
 	}
 }
