@@ -76,7 +76,7 @@ func (p *Plan) NewReader() (*Reader, error) {
 					r.need[i] = true
 				}
 			}
-			if r.factory.Engine() != kv.Deduplicate && r.factory.Engine() != kv.FirstRow {
+			if r.factory.Engine() != schema.MergeEngineDeduplicate && r.factory.Engine() != schema.MergeEngineFirstRow {
 				for i := range r.need {
 					r.need[i] = true // merge functions read every column
 				}
