@@ -2,6 +2,7 @@ package lsmread
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -282,10 +283,9 @@ func (p *Plan) planSplits(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	st := p.Table.store
-	lists := []string{p.Snapshot.BaseManifestList, p.Snapshot.DeltaManifestList}
+	var lists []string // nil: the snapshot's base and delta lists
 	if d := p.Spec.Delta; d != nil {
-		lists = nil
+		lists = []string{}
 		for id := d.After + 1; id <= d.Upto; id++ {
 			s, err := p.Table.snapshots.Snapshot(ctx, id)
 			if err != nil {
@@ -297,15 +297,6 @@ func (p *Plan) planSplits(ctx context.Context) error {
 			lists = append(lists, s.DeltaManifestList)
 		}
 	}
-	var metas []manifest.ManifestFileMeta
-	for _, list := range lists {
-		ms, err := readManifestList(ctx, st, list)
-		if err != nil {
-			return err
-		}
-		metas = append(metas, ms...)
-	}
-	merger := manifest.NewEntryMerger()
 	partValues := map[string][]any{}
 	decodePartition := func(row manifest.SerializedRow) ([]any, error) {
 		if v, ok := partValues[string(row)]; ok {
@@ -320,41 +311,43 @@ func (p *Plan) planSplits(ctx context.Context) error {
 	}
 	keepPartition := map[string]bool{}
 	raw := !p.isPK() || p.rawPK()
-	for _, m := range metas {
-		p.Stats.ManifestsTotal++
-		if !pf.mayMatchStats(m.PartitionStats, m.NumAddedFiles+m.NumDeletedFiles) || !p.bucketMayMatch(m.MinBucket, m.MaxBucket) {
-			p.Stats.ManifestsPruned++
-			continue
-		}
-		entries, err := readManifest(ctx, st, m.FileName)
-		if err != nil {
-			return err
-		}
-		for _, e := range entries {
+	var entryErr error
+	live, scanStats, err := p.Table.handle.Scan(ctx, p.Snapshot, snapshot.ScanOptions{
+		Lists: lists,
+		KeepManifest: func(m *manifest.ManifestFileMeta) bool {
+			return pf.mayMatchStats(m.PartitionStats, m.NumAddedFiles+m.NumDeletedFiles) && p.bucketMayMatch(m.MinBucket, m.MaxBucket)
+		},
+		KeepEntry: func(e *manifest.ManifestEntry) bool {
 			keep, seen := keepPartition[string(e.Partition)]
 			if !seen {
 				vals, err := decodePartition(e.Partition)
 				if err != nil {
-					return err
+					entryErr = cmp.Or(entryErr, err)
+					return false
 				}
 				keep = pf.matches(vals)
 				keepPartition[string(e.Partition)] = keep
 			}
 			if !keep || p.Spec.Bucket != nil && int(e.Bucket) != *p.Spec.Bucket {
-				continue
+				return false
 			}
 			if p.Spec.Delta != nil && e.Kind != manifest.FileKindAdd {
-				continue
+				return false
 			}
 			if p.isPK() && raw && e.File.Level == 0 && !p.Spec.ReadOptimized && p.Spec.Delta == nil {
-				continue // level-0 files are not visible to batch reads here
+				return false // level-0 files are not visible to batch reads here
 			}
-			if err := merger.Add(e); err != nil {
-				return err
-			}
-		}
+			return true
+		},
+	})
+	if err != nil {
+		return err
 	}
-	live := merger.LiveFiles()
+	if entryErr != nil {
+		return entryErr
+	}
+	p.Stats.ManifestsTotal += scanStats.ManifestsTotal
+	p.Stats.ManifestsPruned += scanStats.ManifestsPruned
 	groups := map[bucketKey][]manifest.ManifestEntry{}
 	var order []bucketKey
 	for _, e := range live {
@@ -485,7 +478,7 @@ func (p *Plan) loadDeletionFiles(ctx context.Context) (map[bucketKey]map[string]
 		return nil, nil
 	}
 	name := *p.Snapshot.IndexManifest
-	entries, err := readIndexManifest(ctx, p.Table.store, name)
+	entries, err := snapshot.CachedIndexManifest(ctx, p.Table.store, name)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lakesql/lakesql/internal/sortedrun"
+
 	"github.com/lakesql/lakesql/snapshot/manifest"
 )
 
@@ -29,14 +31,7 @@ func (m ReadMode) String() string {
 
 // DeletionFile locates one data file's deletion vector inside an index file
 // (Java DeletionFile).
-type DeletionFile struct {
-	// Path of the index file, relative to the table root, or an absolute URL
-	// when the index file has an external path.
-	Path        string
-	Offset      int64
-	Length      int64
-	Cardinality int64 // -1 when unknown
-}
+type DeletionFile = sortedrun.DeletionFile
 
 // DataSplit mirrors org.apache.paimon.table.source.DataSplit: the live files
 // of one (partition, bucket) to read together.

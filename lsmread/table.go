@@ -6,13 +6,16 @@ import (
 	"fmt"
 
 	"github.com/lakesql/lakesql/internal/schema"
+	"github.com/lakesql/lakesql/internal/sortedrun"
 	"github.com/lakesql/lakesql/internal/storage"
 	"github.com/lakesql/lakesql/snapshot"
 )
 
-// Table is a readable Paimon table: a storage rooted at the table directory
-// and a branch. It is cheap to create and safe for concurrent use.
+// Table is a readable Paimon table: the long-lived snapshot.Table handle
+// (storage, managers, live-files scan) of one branch. It is cheap to create
+// and safe for concurrent use.
 type Table struct {
+	handle    *snapshot.Table
 	store     storage.Storage
 	branch    string
 	snapshots *snapshot.SnapshotManager
@@ -27,19 +30,24 @@ type Table struct {
 // OpenTable returns the table rooted at st on branch ("" or "main" is the
 // main branch).
 func OpenTable(st storage.Storage, branch string) *Table {
-	if branch == "" {
-		branch = snapshot.MainBranch
-	}
-	bm := snapshot.NewBranchManager(st)
+	return FromHandle(snapshot.OpenTable(st, branch))
+}
+
+// FromHandle reads through an open table handle.
+func FromHandle(h *snapshot.Table) *Table {
 	return &Table{
-		store:     st,
-		branch:    branch,
-		snapshots: bm.Snapshots(branch),
-		schemas:   bm.Schemas(branch),
-		tags:      bm.Tags(branch),
-		branches:  bm,
+		handle:    h,
+		store:     h.Storage(),
+		branch:    h.BranchName(),
+		snapshots: h.Snapshots(),
+		schemas:   h.Schemas(),
+		tags:      h.Tags(),
+		branches:  h.Branches(),
 	}
 }
+
+// Handle is the table's snapshot.Table handle.
+func (t *Table) Handle() *snapshot.Table { return t.handle }
 
 // WithExternalResolver returns a copy of t that opens files recorded with an
 // absolute external path through open (tests map Java's external folders
@@ -67,6 +75,11 @@ func (t *Table) Branch(ctx context.Context, name string) (*Table, error) {
 	b := OpenTable(t.store, name)
 	b.resolveExternal = t.resolveExternal
 	return b, nil
+}
+
+// source is where the sorted-run reader opens the table's files.
+func (t *Table) source() sortedrun.Source {
+	return sortedrun.Source{Store: t.store, Schemas: t.schemas, OpenExternal: t.resolveExternal}
 }
 
 // Storage is the table's storage (rooted at the table directory).

@@ -30,11 +30,12 @@ func LiveEntries(ctx context.Context, st storage.Storage, snap *Snapshot, filter
 	if snap == nil {
 		return nil, fmt.Errorf("snapshot: live entries of a nil snapshot")
 	}
-	metas, err := dataManifests(ctx, st, snap)
-	if err != nil {
-		return nil, err
+	var keep func(*manifest.ManifestEntry) bool
+	if filter != nil {
+		keep = func(e *manifest.ManifestEntry) bool { return filter(e.Partition, int32(e.Bucket)) }
 	}
-	return liveFromManifests(ctx, st, metas, filter)
+	live, _, err := Scan(ctx, st, snap, ScanOptions{KeepEntry: keep})
+	return live, err
 }
 
 // dataManifests returns the manifests of snap's base list followed by

@@ -1,10 +1,12 @@
 package tests
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -25,6 +27,7 @@ var layerRules = map[string][]string{
 	"lsmwrite":         {"cmd", "sqlengine", "provider", "procedures", "lsmread"},
 	"provider":         {"cmd", "sqlengine"},
 	"procedures":       {"cmd", "sqlengine"},
+	"inspect":          {"cmd", "sqlengine", "provider", "procedures", "lsmwrite"},
 	"sqlengine":        {"cmd"},
 }
 
@@ -104,5 +107,96 @@ func TestLayering(t *testing.T) {
 	}
 	if checked < 50 {
 		t.Fatalf("checked only %d files", checked)
+	}
+}
+
+// dataFileOpeners are the only packages whose non-test code may open data
+// files (datafile.OpenFile / OpenParquet): internal/sortedrun is the one
+// sorted-run reader that lsmread (merge-on-read, raw reads) and lsmwrite
+// (compaction) share, so schema evolution, external paths and deletion
+// vectors are applied in one place.
+var dataFileOpeners = []string{"internal/datafile", "internal/sortedrun"}
+
+// TestSortedRunReaderIsShared enforces dataFileOpeners, and that lsmread
+// reads through internal/sortedrun.
+func TestSortedRunReaderIsShared(t *testing.T) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	usesLeaf := map[string]bool{}
+	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); name == "bench" || name == "testdata" || strings.HasPrefix(name, ".") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		pkg := filepath.ToSlash(rel)
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			if p, _ := strconv.Unquote(imp.Path.Value); p == module+"internal/sortedrun" {
+				usesLeaf[pkg] = true
+			}
+		}
+		if slices.Contains(dataFileOpeners, pkg) {
+			return nil
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if id, ok := sel.X.(*ast.Ident); ok && id.Name == "datafile" && (sel.Sel.Name == "OpenFile" || sel.Sel.Name == "OpenParquet") {
+				t.Errorf("%s: calls datafile.%s; data files are opened through internal/sortedrun", fset.Position(sel.Pos()), sel.Sel.Name)
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !usesLeaf["lsmread"] {
+		t.Error("lsmread does not import internal/sortedrun")
+	}
+}
+
+// cmdImports are the module packages cmd/lakesql may import: it wires the
+// engine and the library commands, and holds no logic of its own.
+var cmdImports = []string{"sqlengine", "inspect"}
+
+// TestCmdIsWiring enforces cmdImports.
+func TestCmdIsWiring(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "cmd", "lakesql", "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no files in cmd/lakesql: %v", err)
+	}
+	fset := token.NewFileSet()
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if inner, ok := strings.CutPrefix(p, module); ok && !slices.Contains(cmdImports, inner) {
+				t.Errorf("%s imports %s: cmd/lakesql wires only %v", path, p, cmdImports)
+			}
+		}
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/lakesql/lakesql/inspect"
 )
 
 func main() {
@@ -24,7 +26,7 @@ func main() {
 	case "serve":
 		err = serve(ctx, os.Args[2:])
 	case "inspect":
-		err = inspect(ctx, os.Stdout, os.Args[2:])
+		err = inspect.Run(ctx, os.Stdout, os.Args[2:])
 	case "-h", "--help", "help":
 		usage()
 		return

@@ -87,6 +87,10 @@ type FileReader interface {
 	Next(rows [][]any) (n int, err error)
 	// Position is the file row position of the next row Next returns.
 	Position() int64
+	// SelectRowGroups replaces the row groups to read (by index,
+	// increasing) before the first Next, so that a reader that looked at
+	// RowGroups statistics need not open the file again.
+	SelectRowGroups(groups []int) error
 	Close() error
 }
 

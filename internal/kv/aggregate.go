@@ -24,10 +24,10 @@ func aggregateAggFuncName(o opts, field string, primaryKeys, seqFields []string)
 	if slices.Contains(primaryKeys, field) {
 		return AggPrimaryKey
 	}
-	if fn, ok := o[FieldAggOption(field, suffixAggregateFunction)]; ok {
+	if fn, ok := o[FieldAggOption(field, schema.OptSuffixAggregateFunction)]; ok {
 		return fn
 	}
-	if fn, ok := o[OptFieldsDefaultAggregateFunction]; ok {
+	if fn, ok := o[schema.OptFieldsDefaultAggregateFunction]; ok {
 		return fn
 	}
 	return AggLastNonNullValue
@@ -36,7 +36,7 @@ func aggregateAggFuncName(o opts, field string, primaryKeys, seqFields []string)
 func newAggregateConfig(o opts, fields []schema.DataField, primaryKeys []string, seqFields []int) (*aggregateConfig, error) {
 	c := &aggregateConfig{fields: fields, nullables: fieldNullables(fields), aggFuncs: make([]string, len(fields)), opts: o}
 	var err error
-	if c.removeRecordOnDelete, err = o.boolean(OptAggregationRemoveRecordOnDelete); err != nil {
+	if c.removeRecordOnDelete, err = o.boolean(schema.OptAggregationRemoveRecordOnDelete); err != nil {
 		return nil, err
 	}
 	seqNames := make([]string, len(seqFields))

@@ -45,7 +45,7 @@ func NewMergeFunctionFactory(options map[string]string, fields []schema.DataFiel
 	f := &MergeFunctionFactory{options: mo}
 	if len(mo.SequenceFields) > 0 {
 		if f.seqCmp, err = NewFieldsComparator(mo.SequenceFields, fieldTypes(fields), mo.SequenceAscending); err != nil {
-			return nil, fmt.Errorf("%s: %w", OptSequenceField, err)
+			return nil, fmt.Errorf("%s: %w", schema.OptSequenceField, err)
 		}
 	}
 	for _, pk := range primaryKeys {
@@ -54,11 +54,11 @@ func NewMergeFunctionFactory(options map[string]string, fields []schema.DataFiel
 		}
 	}
 	switch mo.Engine {
-	case PartialUpdate:
+	case schema.MergeEnginePartialUpdate:
 		if f.pu, err = newPartialUpdateConfig(o, fields, primaryKeys); err != nil {
 			return nil, err
 		}
-	case Aggregation:
+	case schema.MergeEngineAggregation:
 		if f.agg, err = newAggregateConfig(o, fields, primaryKeys, mo.SequenceFields); err != nil {
 			return nil, err
 		}
@@ -70,7 +70,7 @@ func NewMergeFunctionFactory(options map[string]string, fields []schema.DataFiel
 func (f *MergeFunctionFactory) Options() MergeOptions { return f.options }
 
 // Engine returns the table's merge engine.
-func (f *MergeFunctionFactory) Engine() MergeEngine { return f.options.Engine }
+func (f *MergeFunctionFactory) Engine() schema.MergeEngine { return f.options.Engine }
 
 // SequenceComparator returns the comparator of value rows by sequence.field
 // (honouring sequence.field.sort-order) to pass to NewSortMergeReader, or nil
@@ -82,20 +82,20 @@ func (f *MergeFunctionFactory) SequenceComparator() Comparator { return f.seqCmp
 // does.
 func (f *MergeFunctionFactory) New() MergeFunction {
 	switch f.options.Engine {
-	case PartialUpdate:
+	case schema.MergeEnginePartialUpdate:
 		m, err := f.pu.newMergeFunction()
 		if err != nil {
 			// Every aggregator was built once by NewMergeFunctionFactory.
 			return errMergeFunction{err}
 		}
 		return m
-	case Aggregation:
+	case schema.MergeEngineAggregation:
 		m, err := f.agg.newMergeFunction()
 		if err != nil {
 			return errMergeFunction{err}
 		}
 		return m
-	case FirstRow:
+	case schema.MergeEngineFirstRow:
 		return NewFirstRowMergeFunction(f.options.IgnoreDelete)
 	}
 	return NewDeduplicateMergeFunction(f.options.IgnoreDelete)
@@ -104,7 +104,7 @@ func (f *MergeFunctionFactory) New() MergeFunction {
 // NewLookup returns the merge function of lookup compaction: New wrapped in a
 // LookupMergeFunction, except for first-row, which Java leaves unwrapped.
 func (f *MergeFunctionFactory) NewLookup() MergeFunction {
-	if f.options.Engine == FirstRow {
+	if f.options.Engine == schema.MergeEngineFirstRow {
 		return f.New()
 	}
 	return NewLookupMergeFunction(f.New())

@@ -67,7 +67,7 @@ type aggBase struct {
 func (b aggBase) retract(any, any) (any, error) {
 	return nil, fmt.Errorf("%w: aggregate function '%s' of field %s does not support retraction; "+
 		"to ignore retraction messages configure '%s'='true'",
-		ErrRetract, b.fn, b.field, FieldAggOption(b.field, suffixIgnoreRetract))
+		ErrRetract, b.fn, b.field, FieldAggOption(b.field, schema.OptSuffixIgnoreRetract))
 }
 
 func (aggBase) reset() {}
@@ -82,18 +82,18 @@ func newFieldAggregator(fn string, field *schema.DataField, o opts) (fieldAggreg
 	default:
 		return nil, fmt.Errorf("%w: field %s: "+errMsgAggregationSpelling, ErrUnsupported, field.Name, fn)
 	}
-	removeOnDelete, err := o.boolean(OptAggregationRemoveRecordOnDelete)
+	removeOnDelete, err := o.boolean(schema.OptAggregationRemoveRecordOnDelete)
 	if err != nil {
 		return nil, err
 	}
-	ignoreRetractKey := FieldAggOption(field.Name, suffixIgnoreRetract)
+	ignoreRetractKey := FieldAggOption(field.Name, schema.OptSuffixIgnoreRetract)
 	ignoreRetract, err := o.boolean(ignoreRetractKey)
 	if err != nil {
 		return nil, err
 	}
 	if removeOnDelete && ignoreRetract {
 		return nil, fmt.Errorf("%w: %s and %s have conflicting behavior so should not be enabled at the same time",
-			ErrInvalidOption, OptAggregationRemoveRecordOnDelete, ignoreRetractKey)
+			ErrInvalidOption, schema.OptAggregationRemoveRecordOnDelete, ignoreRetractKey)
 	}
 	f, err := createFieldAggregator(fn, field, o)
 	if err != nil {
@@ -138,9 +138,9 @@ func createFieldAggregator(fn string, field *schema.DataField, o opts) (fieldAgg
 		if t.Root != schema.TypeVarChar {
 			return nil, typeErr("VarCharType")
 		}
-		delim, ok := o[FieldAggOption(field.Name, suffixListAggDelimiter)]
+		delim, ok := o[FieldAggOption(field.Name, schema.OptSuffixListAggDelimiter)]
 		if !ok {
-			delim = defaultListAggDelimiter
+			delim = schema.DefaultListAggDelimiter
 		}
 		return listAggAgg{aggBase: base, delimiter: delim}, nil
 	case AggBoolAnd, AggBoolOr:
@@ -152,7 +152,7 @@ func createFieldAggregator(fn string, field *schema.DataField, o opts) (fieldAgg
 		if t.Root != schema.TypeArray || t.Elem == nil {
 			return nil, typeErr("Array")
 		}
-		distinct, err := o.boolean(FieldAggOption(field.Name, suffixDistinct))
+		distinct, err := o.boolean(FieldAggOption(field.Name, schema.OptSuffixDistinct))
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,10 @@
 package kv
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/lakesql/lakesql/internal/schema"
+)
 
 // FirstRowMergeFunction mirrors FirstRowMergeFunction: the record with the
 // lowest sequence wins. Retract input is an error unless ignore-delete is set,
@@ -34,7 +38,7 @@ func (m *FirstRowMergeFunction) Add(kv KeyValue) error {
 			return nil
 		}
 		return fmt.Errorf("%w: by default, the first-row merge engine can not accept DELETE/UPDATE_BEFORE records; "+
-			"configure 'first-row.ignore-delete' (or '%s') to ignore them", ErrRetract, OptIgnoreDelete)
+			"configure 'first-row.ignore-delete' (or '%s') to ignore them", ErrRetract, schema.OptIgnoreDelete)
 	}
 	if !m.has {
 		m.first, m.has = kv, true

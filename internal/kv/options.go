@@ -8,48 +8,15 @@ import (
 	"github.com/lakesql/lakesql/internal/schema"
 )
 
-// Option keys read by the merge engines, spelled as in Java's CoreOptions.
+// The option keys the merge engines read are package schema's (one key
+// list: schema.OptMergeEngine, schema.OptSuffixAggregateFunction, ...);
+// these are the pieces of the per-field keys and the sort-order values.
 const (
-	OptMergeEngine                         = "merge-engine"
-	OptIgnoreDelete                        = "ignore-delete"
-	OptSequenceField                       = "sequence.field"
-	OptSequenceFieldSortOrder              = "sequence.field.sort-order"
-	OptPartialUpdateRemoveRecordOnDelete   = "partial-update.remove-record-on-delete"
-	OptPartialUpdateRemoveRecordOnSeqGroup = "partial-update.remove-record-on-sequence-group"
-	OptAggregationRemoveRecordOnDelete     = "aggregation.remove-record-on-delete"
-	OptFieldsDefaultAggregateFunction      = "fields.default-aggregate-function"
-	fieldsPrefix                           = "fields"
-	fieldsSeparator                        = ","
-	suffixSequenceGroup                    = "sequence-group"
-	suffixAggregateFunction                = "aggregate-function"
-	suffixIgnoreRetract                    = "ignore-retract"
-	suffixDistinct                         = "distinct"
-	suffixListAggDelimiter                 = "list-agg-delimiter"
-	defaultListAggDelimiter                = ","
-	optSequenceFieldSortOrderAscending     = "ascending"
-	optSequenceFieldSortOrderDescending    = "descending"
+	fieldsPrefix                        = "fields"
+	fieldsSeparator                     = ","
+	optSequenceFieldSortOrderAscending  = "ascending"
+	optSequenceFieldSortOrderDescending = "descending"
 )
-
-// ignoreDeleteFallbackKeys are the older spellings of ignore-delete, read in
-// this order when ignore-delete itself is absent (CoreOptions.IGNORE_DELETE).
-var ignoreDeleteFallbackKeys = []string{
-	"first-row.ignore-delete",
-	"deduplicate.ignore-delete",
-	"partial-update.ignore-delete",
-}
-
-// MergeEngine is the value of the merge-engine option (CoreOptions.MergeEngine).
-type MergeEngine string
-
-// The merge engines.
-const (
-	Deduplicate   MergeEngine = "deduplicate"
-	PartialUpdate MergeEngine = "partial-update"
-	Aggregation   MergeEngine = "aggregation"
-	FirstRow      MergeEngine = "first-row"
-)
-
-func (e MergeEngine) String() string { return string(e) }
 
 // FieldAggOption returns the key fields.<field>.<suffix>, for example
 // FieldAggOption("price", "aggregate-function").
@@ -80,10 +47,10 @@ func parseBool(key, v string) (bool, error) {
 
 // ignoreDelete reads ignore-delete and its fallback keys.
 func (o opts) ignoreDelete() (bool, error) {
-	if v, ok := o[OptIgnoreDelete]; ok {
-		return parseBool(OptIgnoreDelete, v)
+	if v, ok := o[schema.OptIgnoreDelete]; ok {
+		return parseBool(schema.OptIgnoreDelete, v)
 	}
-	for _, k := range ignoreDeleteFallbackKeys {
+	for _, k := range schema.IgnoreDeleteFallbackKeys {
 		if v, ok := o[k]; ok {
 			return parseBool(k, v)
 		}
@@ -91,17 +58,17 @@ func (o opts) ignoreDelete() (bool, error) {
 	return false, nil
 }
 
-func (o opts) mergeEngine() (MergeEngine, error) {
-	v, ok := o[OptMergeEngine]
+func (o opts) mergeEngine() (schema.MergeEngine, error) {
+	v, ok := o[schema.OptMergeEngine]
 	if !ok {
-		return Deduplicate, nil
+		return schema.MergeEngineDeduplicate, nil
 	}
-	for _, e := range []MergeEngine{Deduplicate, PartialUpdate, Aggregation, FirstRow} {
+	for _, e := range schema.MergeEngines {
 		if strings.EqualFold(v, string(e)) {
 			return e, nil
 		}
 	}
-	return "", fmt.Errorf("%w: %s: could not parse %q, expected one of deduplicate, partial-update, aggregation, first-row", ErrInvalidOption, OptMergeEngine, v)
+	return "", fmt.Errorf("%w: %s: could not parse %q, expected one of deduplicate, partial-update, aggregation, first-row", ErrInvalidOption, schema.OptMergeEngine, v)
 }
 
 // javaSplit mirrors String.split with a literal separator: trailing empty
@@ -116,7 +83,7 @@ func javaSplit(s, sep string) []string {
 
 // MergeOptions are the merge-related options of a table, parsed once.
 type MergeOptions struct {
-	Engine MergeEngine
+	Engine schema.MergeEngine
 	// IgnoreDelete is ignore-delete (or one of its fallback keys).
 	IgnoreDelete bool
 	// SequenceFields are the value field indexes named by sequence.field,
@@ -138,23 +105,23 @@ func ParseMergeOptions(options map[string]string, fields []schema.DataField) (Me
 	if m.IgnoreDelete, err = o.ignoreDelete(); err != nil {
 		return m, err
 	}
-	if v, ok := o[OptSequenceField]; ok {
+	if v, ok := o[schema.OptSequenceField]; ok {
 		for _, name := range javaSplit(v, fieldsSeparator) {
 			i := fieldIndex(fields, name)
 			if i < 0 {
-				return m, fmt.Errorf("%w: %s: field %s can not be found in table schema", ErrInvalidOption, OptSequenceField, name)
+				return m, fmt.Errorf("%w: %s: field %s can not be found in table schema", ErrInvalidOption, schema.OptSequenceField, name)
 			}
 			m.SequenceFields = append(m.SequenceFields, i)
 		}
 	}
 	m.SequenceAscending = true
-	if v, ok := o[OptSequenceFieldSortOrder]; ok {
+	if v, ok := o[schema.OptSequenceFieldSortOrder]; ok {
 		switch {
 		case strings.EqualFold(v, optSequenceFieldSortOrderAscending):
 		case strings.EqualFold(v, optSequenceFieldSortOrderDescending):
 			m.SequenceAscending = false
 		default:
-			return m, fmt.Errorf("%w: %s: could not parse %q, expected ascending or descending", ErrInvalidOption, OptSequenceFieldSortOrder, v)
+			return m, fmt.Errorf("%w: %s: could not parse %q, expected ascending or descending", ErrInvalidOption, schema.OptSequenceFieldSortOrder, v)
 		}
 	}
 	return m, nil

@@ -56,10 +56,10 @@ func newPartialUpdateConfig(o opts, fields []schema.DataField, primaryKeys []str
 	if c.ignoreDelete, err = o.ignoreDelete(); err != nil {
 		return nil, err
 	}
-	if c.removeRecordOnDelete, err = o.boolean(OptPartialUpdateRemoveRecordOnDelete); err != nil {
+	if c.removeRecordOnDelete, err = o.boolean(schema.OptPartialUpdateRemoveRecordOnDelete); err != nil {
 		return nil, err
 	}
-	removeOnSeqGroup, hasRemoveOnSeqGroup := o[OptPartialUpdateRemoveRecordOnSeqGroup]
+	removeOnSeqGroup, hasRemoveOnSeqGroup := o[schema.OptPartialUpdateRemoveRecordOnSeqGroup]
 
 	requireField := func(name string) (int, error) {
 		i := fieldIndex(fields, name)
@@ -74,14 +74,14 @@ func newPartialUpdateConfig(o opts, fields []schema.DataField, primaryKeys []str
 	protected := map[string]bool{}
 	keys := make([]string, 0, len(o))
 	for k := range o {
-		if strings.HasPrefix(k, fieldsPrefix) && strings.HasSuffix(k, suffixSequenceGroup) {
+		if strings.HasPrefix(k, fieldsPrefix) && strings.HasSuffix(k, schema.OptSuffixSequenceGroup) {
 			keys = append(keys, k)
 		}
 	}
 	sort.Strings(keys)
 	anyGroup := false
 	for _, k := range keys {
-		lo, hi := len(fieldsPrefix)+1, len(k)-len(suffixSequenceGroup)-1
+		lo, hi := len(fieldsPrefix)+1, len(k)-len(schema.OptSuffixSequenceGroup)-1
 		if lo > hi {
 			return nil, fmt.Errorf("%w: malformed sequence group option %q", ErrInvalidOption, k)
 		}
@@ -136,20 +136,20 @@ func newPartialUpdateConfig(o opts, fields []schema.DataField, primaryKeys []str
 		return fmt.Errorf("%w: %s and %s have conflicting behavior so should not be enabled at the same time", ErrInvalidOption, a, b)
 	}
 	if c.removeRecordOnDelete && c.ignoreDelete {
-		return nil, conflict(OptIgnoreDelete, OptPartialUpdateRemoveRecordOnDelete)
+		return nil, conflict(schema.OptIgnoreDelete, schema.OptPartialUpdateRemoveRecordOnDelete)
 	}
 	if hasRemoveOnSeqGroup && c.ignoreDelete {
-		return nil, conflict(OptIgnoreDelete, OptPartialUpdateRemoveRecordOnSeqGroup)
+		return nil, conflict(schema.OptIgnoreDelete, schema.OptPartialUpdateRemoveRecordOnSeqGroup)
 	}
 	if c.removeRecordOnDelete && anyGroup {
-		return nil, conflict(suffixSequenceGroup, OptPartialUpdateRemoveRecordOnDelete)
+		return nil, conflict(schema.OptSuffixSequenceGroup, schema.OptPartialUpdateRemoveRecordOnDelete)
 	}
 	if hasRemoveOnSeqGroup {
 		names := javaSplit(removeOnSeqGroup, fieldsSeparator)
 		for _, name := range names {
 			if _, ok := seqFieldIndex[name]; !ok {
 				return nil, fmt.Errorf("%w: field '%s' defined in '%s' option must be part of sequence groups",
-					ErrInvalidOption, removeOnSeqGroup, OptPartialUpdateRemoveRecordOnSeqGroup)
+					ErrInvalidOption, removeOnSeqGroup, schema.OptPartialUpdateRemoveRecordOnSeqGroup)
 			}
 		}
 		for _, name := range names {
@@ -167,9 +167,9 @@ func partialUpdateAggFuncName(o opts, field string, primaryKeys, seqFields []str
 	if slices.Contains(primaryKeys, field) {
 		return AggPrimaryKey, nil
 	}
-	fn, ok := o[FieldAggOption(field, suffixAggregateFunction)]
+	fn, ok := o[FieldAggOption(field, schema.OptSuffixAggregateFunction)]
 	if !ok {
-		fn, ok = o[OptFieldsDefaultAggregateFunction]
+		fn, ok = o[schema.OptFieldsDefaultAggregateFunction]
 	}
 	if !ok {
 		return "", nil

@@ -68,17 +68,17 @@ const (
 	OptBucketFunctionType                          = "bucket-function.type"
 	optFieldsPrefix                                = "fields."
 	optSuffixStatsMode                             = "stats-mode"
-	optSuffixAggregateFunction                     = "aggregate-function"
-	optSuffixIgnoreRetract                         = "ignore-retract"
-	optSuffixListAggDelimiter                      = "list-agg-delimiter"
-	optSuffixDistinct                              = "distinct"
-	optSuffixSequenceGroup                         = "sequence-group"
+	OptSuffixAggregateFunction                     = "aggregate-function"
+	OptSuffixIgnoreRetract                         = "ignore-retract"
+	OptSuffixListAggDelimiter                      = "list-agg-delimiter"
+	OptSuffixDistinct                              = "distinct"
+	OptSuffixSequenceGroup                         = "sequence-group"
 	ignoreDeleteFallbackFirstRow                   = "first-row.ignore-delete"
 	ignoreDeleteFallbackDeduplicate                = "deduplicate.ignore-delete"
 	ignoreDeleteFallbackPartialUpdate              = "partial-update.ignore-delete"
 	defaultPartitionName                           = "__DEFAULT_PARTITION__"
 	defaultStatsMode                               = "truncate(16)"
-	defaultListAggDelimiter                        = ","
+	DefaultListAggDelimiter                        = ","
 	mib                                      int64 = 1 << 20
 )
 
@@ -128,6 +128,13 @@ const (
 	MergeEngineAggregation   MergeEngine = "aggregation"
 	MergeEngineFirstRow      MergeEngine = "first-row"
 )
+
+// IgnoreDeleteFallbackKeys are the older spellings of ignore-delete, read in
+// this order when ignore-delete itself is absent (CoreOptions.IGNORE_DELETE).
+var IgnoreDeleteFallbackKeys = []string{ignoreDeleteFallbackFirstRow, ignoreDeleteFallbackDeduplicate, ignoreDeleteFallbackPartialUpdate}
+
+// MergeEngines lists the merge engines in Java's order.
+var MergeEngines = []MergeEngine{MergeEngineDeduplicate, MergeEnginePartialUpdate, MergeEngineAggregation, MergeEngineFirstRow}
 
 // ChangelogProducer is the "changelog-producer" option.
 type ChangelogProducer string
@@ -284,16 +291,14 @@ func (o Options) BucketKey() []string { return splitList(o[OptBucketKey]) }
 
 // MergeEngine is "merge-engine" (default deduplicate).
 func (o Options) MergeEngine() (MergeEngine, error) {
-	return enumOption(o, OptMergeEngine, MergeEngineDeduplicate,
-		MergeEngineDeduplicate, MergeEnginePartialUpdate, MergeEngineAggregation, MergeEngineFirstRow)
+	return enumOption(o, OptMergeEngine, MergeEngineDeduplicate, MergeEngines...)
 }
 
 // IgnoreDelete is "ignore-delete" (default false), falling back to
 // first-row.ignore-delete, deduplicate.ignore-delete and
 // partial-update.ignore-delete.
 func (o Options) IgnoreDelete() (bool, error) {
-	return o.bool(OptIgnoreDelete, false, ignoreDeleteFallbackFirstRow,
-		ignoreDeleteFallbackDeduplicate, ignoreDeleteFallbackPartialUpdate)
+	return o.bool(OptIgnoreDelete, false, IgnoreDeleteFallbackKeys...)
 }
 
 // SequenceField is "sequence.field" split on commas; nil when unset.
@@ -492,7 +497,7 @@ func (o Options) DefaultAggregateFunction() (string, bool) {
 // FieldAggregateFunction is "fields.<col>.aggregate-function", falling back
 // to fields.default-aggregate-function; ok is false when neither is set.
 func (o Options) FieldAggregateFunction(col string) (string, bool) {
-	if v, ok := o[FieldKey(col, optSuffixAggregateFunction)]; ok {
+	if v, ok := o[FieldKey(col, OptSuffixAggregateFunction)]; ok {
 		return v, true
 	}
 	return o.DefaultAggregateFunction()
@@ -500,17 +505,17 @@ func (o Options) FieldAggregateFunction(col string) (string, bool) {
 
 // FieldIgnoreRetract is "fields.<col>.ignore-retract" (default false).
 func (o Options) FieldIgnoreRetract(col string) (bool, error) {
-	return o.bool(FieldKey(col, optSuffixIgnoreRetract), false)
+	return o.bool(FieldKey(col, OptSuffixIgnoreRetract), false)
 }
 
 // FieldListAggDelimiter is "fields.<col>.list-agg-delimiter" (default ",").
 func (o Options) FieldListAggDelimiter(col string) string {
-	return o.str(FieldKey(col, optSuffixListAggDelimiter), defaultListAggDelimiter)
+	return o.str(FieldKey(col, OptSuffixListAggDelimiter), DefaultListAggDelimiter)
 }
 
 // FieldDistinct is "fields.<col>.distinct" (collect aggregation, default false).
 func (o Options) FieldDistinct(col string) (bool, error) {
-	return o.bool(FieldKey(col, optSuffixDistinct), false)
+	return o.bool(FieldKey(col, OptSuffixDistinct), false)
 }
 
 // SequenceGroup is one "fields.<seq1,seq2>.sequence-group" = "<f1,f2>" entry
@@ -525,15 +530,15 @@ type SequenceGroup struct {
 func (o Options) SequenceGroups() []SequenceGroup {
 	var keys []string
 	for k := range o {
-		if strings.HasPrefix(k, optFieldsPrefix) && strings.HasSuffix(k, "."+optSuffixSequenceGroup) &&
-			len(k) > len(optFieldsPrefix)+len(optSuffixSequenceGroup)+1 {
+		if strings.HasPrefix(k, optFieldsPrefix) && strings.HasSuffix(k, "."+OptSuffixSequenceGroup) &&
+			len(k) > len(optFieldsPrefix)+len(OptSuffixSequenceGroup)+1 {
 			keys = append(keys, k)
 		}
 	}
 	slices.Sort(keys)
 	out := make([]SequenceGroup, 0, len(keys))
 	for _, k := range keys {
-		seq := k[len(optFieldsPrefix) : len(k)-len(optSuffixSequenceGroup)-1]
+		seq := k[len(optFieldsPrefix) : len(k)-len(OptSuffixSequenceGroup)-1]
 		out = append(out, SequenceGroup{SequenceFields: strings.Split(seq, ","), Fields: splitList(o[k])})
 	}
 	return out
@@ -542,7 +547,7 @@ func (o Options) SequenceGroups() []SequenceGroup {
 // FieldSequenceGroup is "fields.<seq>.sequence-group" for one sequence
 // field spelling (as written in the key).
 func (o Options) FieldSequenceGroup(seq string) ([]string, bool) {
-	v, ok := o[FieldKey(seq, optSuffixSequenceGroup)]
+	v, ok := o[FieldKey(seq, OptSuffixSequenceGroup)]
 	if !ok {
 		return nil, false
 	}

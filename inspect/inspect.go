@@ -1,4 +1,9 @@
-package main
+// Package inspect prints what a Paimon table holds (the `lakesql inspect`
+// command): schema versions, tags, branches, snapshots and, for one
+// snapshot, the live data files from the shared live-files scan
+// (snapshot.Table.Scan) and the deletion-vector index files. It only reads;
+// each Run is independent and may run concurrently with writers.
+package inspect
 
 import (
 	"cmp"
@@ -22,7 +27,7 @@ import (
 	"github.com/lakesql/lakesql/snapshot/manifest"
 )
 
-// inspect prints what a table holds: its latest schema and schema versions,
+// Run prints what a table holds: its latest schema and schema versions,
 // tags, branches, the snapshot list, and for one snapshot (the latest by
 // default) the live data files after merging the base and delta manifests,
 // grouped by partition and bucket, plus the deletion-vector index files of
@@ -33,7 +38,7 @@ import (
 // It prints every section it can. A section that cannot be read (a corrupt
 // file, ORC manifests) is reported in the output and in the returned error,
 // which names the file and what is wrong.
-func inspect(ctx context.Context, w io.Writer, args []string) error {
+func Run(ctx context.Context, w io.Writer, args []string) error {
 	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	snapID := fs.Int64("snapshot", 0, "snapshot id to list the live files of (default: the latest)")
@@ -370,32 +375,25 @@ type fileGroup struct {
 
 func (in *inspector) printLiveFiles(s *snapshot.Snapshot) {
 	fmt.Fprintf(in.w, "\nLive data files of snapshot %d (base %s + delta %s)\n", s.ID, s.BaseManifestList, s.DeltaManifestList)
-	merger := manifest.NewEntryMerger()
-	nManifests := 0
+	var lists []string
 	for _, list := range []string{s.BaseManifestList, s.DeltaManifestList} {
 		if list == "" {
 			continue
 		}
-		metas, err := in.readManifestList(list)
-		if err != nil {
+		// Read the list first so that a damaged one is named as such.
+		if _, err := in.readManifestList(list); err != nil {
 			in.fail(err)
 			return
 		}
-		for _, m := range metas {
-			data, err := in.st.ReadAll(in.ctx, manifest.Path(m.FileName))
-			if err != nil {
-				in.fail(fmt.Errorf("manifest %s (listed in %s): %w", m.FileName, list, err))
-				return
-			}
-			if err := merger.AddAll(manifest.ManifestEntries(data, m.FileName)); err != nil {
-				in.fail(manifestErr(err))
-				return
-			}
-			nManifests++
-		}
+		lists = append(lists, list)
 	}
-	live := merger.LiveFiles()
-	unmatched := merger.Len() - len(live)
+	live, stats, err := snapshot.OpenTable(in.st, in.branch).Scan(in.ctx, s, snapshot.ScanOptions{Lists: lists})
+	if err != nil {
+		in.fail(manifestErr(err))
+		return
+	}
+	nManifests := stats.ManifestsTotal
+	unmatched := stats.UnmatchedDeletes
 
 	groups := map[string]*fileGroup{}
 	var order []*fileGroup

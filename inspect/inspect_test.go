@@ -1,7 +1,6 @@
-package main
+package inspect
 
-// Tests of `lakesql inspect` over the Java-written fixtures. Package main
-// cannot be imported, so these tests live in the package itself.
+// Tests of `lakesql inspect` over the Java-written fixtures.
 
 import (
 	"bytes"
@@ -108,7 +107,7 @@ func atoi64(t *testing.T, s string) int64 {
 func runInspect(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	var buf bytes.Buffer
-	err := inspect(context.Background(), &buf, args)
+	err := Run(context.Background(), &buf, args)
 	return buf.String(), err
 }
 

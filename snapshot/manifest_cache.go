@@ -1,4 +1,4 @@
-package lsmread
+package snapshot
 
 import (
 	"context"
@@ -60,15 +60,15 @@ func (c *manifestCache) put(key string, m cachedManifest) {
 
 func cacheKey(st storage.Storage, name string) string { return st.URL() + "|" + name }
 
-// readManifestList reads (or finds cached) a manifest list.
-func readManifestList(ctx context.Context, st storage.Storage, name string) ([]manifest.ManifestFileMeta, error) {
+// CachedManifestList reads (or finds cached) a manifest list.
+func CachedManifestList(ctx context.Context, st storage.Storage, name string) ([]manifest.ManifestFileMeta, error) {
 	key := cacheKey(st, name)
 	if m, ok := manifests.get(key); ok {
 		return m.lists, nil
 	}
 	data, err := st.ReadAll(ctx, manifest.Path(name))
 	if err != nil {
-		return nil, fmt.Errorf("lsmread: read manifest list %s: %w", name, err)
+		return nil, fmt.Errorf("snapshot: read manifest list %s: %w", name, err)
 	}
 	ms, err := manifest.ReadManifestList(data, name)
 	if err != nil {
@@ -78,15 +78,15 @@ func readManifestList(ctx context.Context, st storage.Storage, name string) ([]m
 	return ms, nil
 }
 
-// readManifest reads (or finds cached) a manifest file.
-func readManifest(ctx context.Context, st storage.Storage, name string) ([]manifest.ManifestEntry, error) {
+// CachedManifest reads (or finds cached) a manifest file.
+func CachedManifest(ctx context.Context, st storage.Storage, name string) ([]manifest.ManifestEntry, error) {
 	key := cacheKey(st, name)
 	if m, ok := manifests.get(key); ok {
 		return m.entries, nil
 	}
 	data, err := st.ReadAll(ctx, manifest.Path(name))
 	if err != nil {
-		return nil, fmt.Errorf("lsmread: read manifest %s: %w", name, err)
+		return nil, fmt.Errorf("snapshot: read manifest %s: %w", name, err)
 	}
 	es, err := manifest.ReadManifest(data, name)
 	if err != nil {
@@ -96,15 +96,15 @@ func readManifest(ctx context.Context, st storage.Storage, name string) ([]manif
 	return es, nil
 }
 
-// readIndexManifest reads (or finds cached) an index manifest.
-func readIndexManifest(ctx context.Context, st storage.Storage, name string) ([]manifest.IndexManifestEntry, error) {
+// CachedIndexManifest reads (or finds cached) an index manifest.
+func CachedIndexManifest(ctx context.Context, st storage.Storage, name string) ([]manifest.IndexManifestEntry, error) {
 	key := cacheKey(st, name)
 	if m, ok := manifests.get(key); ok {
 		return m.index, nil
 	}
 	data, err := st.ReadAll(ctx, manifest.Path(name))
 	if err != nil {
-		return nil, fmt.Errorf("lsmread: read index manifest %s: %w", name, err)
+		return nil, fmt.Errorf("snapshot: read index manifest %s: %w", name, err)
 	}
 	es, err := manifest.ReadIndexManifest(data, name)
 	if err != nil {

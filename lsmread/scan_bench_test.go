@@ -1,0 +1,134 @@
+package lsmread_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"testing"
+
+	"github.com/lakesql/lakesql/internal/kv"
+	"github.com/lakesql/lakesql/internal/schema"
+	"github.com/lakesql/lakesql/internal/storage"
+	"github.com/lakesql/lakesql/lsmread"
+	"github.com/lakesql/lakesql/lsmwrite"
+	"github.com/lakesql/lakesql/snapshot"
+)
+
+// scanBenchRows is the size of the generated tables of BenchmarkFullScan.
+const scanBenchRows = 1_000_000
+
+// writeScanTable writes a table of n rows (id BIGINT, qty INT, name STRING,
+// price DOUBLE, amount DECIMAL(12,2)) in one commit: an append table when
+// pk is false, else a 4-bucket primary-key table on id.
+func writeScanTable(tb testing.TB, ctx context.Context, st storage.Storage, n int, pk bool) {
+	tb.Helper()
+	ts := &schema.TableSchema{
+		Version: schema.SchemaVersionCurrent,
+		Fields: []schema.DataField{
+			{ID: 0, Name: "id", Type: schema.AtomicType(schema.TypeBigInt).WithNullable(false)},
+			{ID: 1, Name: "qty", Type: schema.AtomicType(schema.TypeInt)},
+			{ID: 2, Name: "name", Type: schema.StringType()},
+			{ID: 3, Name: "price", Type: schema.AtomicType(schema.TypeDouble)},
+			{ID: 4, Name: "amount", Type: schema.DecimalType(12, 2)},
+		},
+		HighestFieldID: 4,
+		Options:        map[string]string{"bucket": "-1"},
+	}
+	if pk {
+		ts.PrimaryKeys = []string{"id"}
+		ts.Options = map[string]string{"bucket": "4"}
+	}
+	if err := snapshot.NewSchemaManager(st, "main").Commit(ctx, ts); err != nil {
+		tb.Fatal(err)
+	}
+	w, err := lsmwrite.NewTableWrite(ctx, st, ts, nil, lsmwrite.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	names := make([]string, 1000)
+	for i := range names {
+		names[i] = fmt.Sprintf("customer-%04d", i)
+	}
+	row := make([]any, 5)
+	for r := 0; r < n; r++ {
+		id := int64((r * 7919) % n)
+		row[0], row[1], row[2], row[3] = id, int32(r%100), names[r%len(names)], float64(r)/10
+		row[4] = schema.DecimalFromInt64(int64(r%1_000_000), 2)
+		if r%11 == 0 {
+			row[1], row[2] = nil, nil
+		}
+		if err := w.Write(ctx, kv.Insert, row); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if _, err := w.Commit(ctx); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// scanAll reads every split of a full scan and returns the row count.
+func scanAll(tb testing.TB, ctx context.Context, t *lsmread.Table) int64 {
+	tb.Helper()
+	plan, err := t.Plan(ctx, lsmread.ScanSpec{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	rd, err := plan.NewReader()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var n int64
+	for _, s := range plan.Splits {
+		it, err := rd.Read(ctx, s)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for {
+			_, err := it.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				tb.Fatal(err)
+			}
+			n++
+		}
+		if err := it.Close(); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return n
+}
+
+// BenchmarkFullScan reads a generated 1M-row table through lsmread, one
+// split after another, and reports rows/s: an append table (raw read) and a
+// 4-bucket primary-key table written in one commit (merge-on-read of one
+// sorted run per bucket).
+func BenchmarkFullScan(b *testing.B) {
+	for _, pk := range []bool{false, true} {
+		name := "append"
+		if pk {
+			name = "pk"
+		}
+		b.Run(name, func(b *testing.B) {
+			ctx := context.Background()
+			st, err := storage.Open(ctx, "file://"+b.TempDir()+"?fsync=false")
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer st.Close()
+			writeScanTable(b, ctx, st, scanBenchRows, pk)
+			tbl := lsmread.OpenTable(st, "")
+			var rows int64
+			b.ResetTimer()
+			for b.Loop() {
+				if n := scanAll(b, ctx, tbl); n != scanBenchRows {
+					b.Fatalf("read %d rows, want %d", n, scanBenchRows)
+				}
+				rows += scanBenchRows
+			}
+			b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
+		})
+	}
+}
