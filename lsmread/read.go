@@ -39,7 +39,10 @@ type Reader struct {
 	keyType []schema.DataType
 	keyCmp  kv.Comparator
 	factory *kv.MergeFunctionFactory
-	filter  Predicate
+	// lookup: the table needs lookup, and Java merges with
+	// LookupMergeFunction (see kv.MergeFunctionFactory.NewLookupReader).
+	lookup bool
+	filter Predicate
 }
 
 // NewReader prepares reading the plan's splits.
@@ -68,6 +71,9 @@ func (p *Plan) NewReader() (*Reader, error) {
 		if !p.rawPK() {
 			r.factory, err = kv.NewMergeFunctionFactory(p.Options, r.fields, p.Schema.PrimaryKeys)
 			if err != nil {
+				return nil, err
+			}
+			if r.lookup, err = needLookup(p.Options); err != nil {
 				return nil, err
 			}
 			for _, i := range r.keyIdx {
@@ -565,7 +571,11 @@ func (m *mergeIterator) Next() ([]any, error) {
 			}
 			runs = append(runs, kv.NewConcatReader(readers...))
 		}
-		m.cur = m.r.factory.NewReader(runs, m.r.keyCmp)
+		if m.r.lookup {
+			m.cur = m.r.factory.NewLookupReader(runs, m.r.keyCmp)
+		} else {
+			m.cur = m.r.factory.NewReader(runs, m.r.keyCmp)
+		}
 	}
 }
 
@@ -582,4 +592,17 @@ func (m *mergeIterator) Close() error {
 		return err
 	}
 	return nil
+}
+
+// needLookup mirrors CoreOptions.needLookup for the merging read:
+// changelog-producer=lookup, force-lookup or deletion vectors (reads of
+// tables with deletion vectors and of first-row tables do not merge, and
+// first-row is never wrapped).
+func needLookup(o schema.Options) (bool, error) {
+	cp, err := o.ChangelogProducer()
+	if err != nil {
+		return false, err
+	}
+	return cp == schema.ChangelogProducerLookup || strings.EqualFold(o["force-lookup"], "true") ||
+		strings.EqualFold(o[schema.OptDeletionVectorsEnabled], "true"), nil
 }
