@@ -38,6 +38,9 @@ type Reader struct {
 	filter  Predicate
 	run     *sortedrun.Reader
 	dvs     *sortedrun.DVCache
+	// lookup: the table needs lookup, and Java merges with
+	// LookupMergeFunction (see kv.MergeFunctionFactory.NewLookupReader).
+	lookup bool
 }
 
 // NewReader prepares reading the plan's splits.
@@ -66,6 +69,9 @@ func (p *Plan) NewReader() (*Reader, error) {
 		if !p.rawPK() {
 			r.factory, err = kv.NewMergeFunctionFactory(p.Options, r.fields, p.Schema.PrimaryKeys)
 			if err != nil {
+				return nil, err
+			}
+			if r.lookup, err = needLookup(p.Options); err != nil {
 				return nil, err
 			}
 			for _, i := range r.keyIdx {
@@ -316,7 +322,11 @@ func (m *mergeIterator) Next() ([]any, error) {
 			}
 			runs = append(runs, kv.NewConcatReader(readers...))
 		}
-		m.cur = m.r.factory.NewReader(runs, m.r.keyCmp)
+		if m.r.lookup {
+			m.cur = m.r.factory.NewLookupReader(runs, m.r.keyCmp)
+		} else {
+			m.cur = m.r.factory.NewReader(runs, m.r.keyCmp)
+		}
 	}
 }
 
@@ -333,4 +343,17 @@ func (m *mergeIterator) Close() error {
 		return err
 	}
 	return nil
+}
+
+// needLookup mirrors CoreOptions.needLookup for the merging read:
+// changelog-producer=lookup, force-lookup or deletion vectors (reads of
+// tables with deletion vectors and of first-row tables do not merge, and
+// first-row is never wrapped).
+func needLookup(o schema.Options) (bool, error) {
+	cp, err := o.ChangelogProducer()
+	if err != nil {
+		return false, err
+	}
+	return cp == schema.ChangelogProducerLookup || strings.EqualFold(o["force-lookup"], "true") ||
+		strings.EqualFold(o[schema.OptDeletionVectorsEnabled], "true"), nil
 }

@@ -117,6 +117,18 @@ func (f *MergeFunctionFactory) NewReader(runs []RecordReader, keyCmp Comparator)
 	return NewSortMergeReader(runs, keyCmp, f.seqCmp, NewReducer(f.New()))
 }
 
+// NewLookupReader is NewReader with the merge function of NewLookup: Java
+// wraps the table's merge function factory in LookupMergeFunction when the
+// table needs lookup (CoreOptions.needLookup: changelog-producer=lookup,
+// force-lookup, deletion vectors, first-row), for reads as well as for
+// compaction. A lookup compaction into a middle level writes the key's
+// merged state (its level-0 records merged with the deeper record it looked
+// up), so reading must take only the lowest level above 0 and level 0, or an
+// aggregation counts the deeper levels twice.
+func (f *MergeFunctionFactory) NewLookupReader(runs []RecordReader, keyCmp Comparator) *SortMergeReader {
+	return NewSortMergeReader(runs, keyCmp, f.seqCmp, NewReducer(f.NewLookup()))
+}
+
 // errMergeFunction reports a construction error on first use; it cannot
 // occur for a factory built by NewMergeFunctionFactory.
 type errMergeFunction struct{ err error }

@@ -125,7 +125,7 @@ func (s *TableSchema) CheckOptions() error {
 		}
 		names, suffix := rest[:dot], rest[dot+1:]
 		switch suffix {
-		case optSuffixSequenceGroup:
+		case OptSuffixSequenceGroup:
 			for _, n := range strings.Split(names, ",") {
 				if s.FieldIndex(strings.TrimSpace(n)) < 0 {
 					bad(k, fmt.Sprintf("sequence field %s is not a column of the table", n))
@@ -136,18 +136,18 @@ func (s *TableSchema) CheckOptions() error {
 					bad(k, fmt.Sprintf("field %s is not a column of the table", n))
 				}
 			}
-		case optSuffixAggregateFunction, optSuffixIgnoreRetract, optSuffixListAggDelimiter, optSuffixDistinct,
+		case OptSuffixAggregateFunction, OptSuffixIgnoreRetract, OptSuffixListAggDelimiter, OptSuffixDistinct,
 			optSuffixStatsMode, "nested-key", "count-limit":
 			if s.FieldIndex(names) < 0 {
 				bad(k, fmt.Sprintf("%s is not a column of the table", names))
 				continue
 			}
 			switch suffix {
-			case optSuffixAggregateFunction:
+			case OptSuffixAggregateFunction:
 				if !slices.Contains(AggregateFunctions, strings.TrimSpace(o[k])) {
 					bad(k, "must be one of "+strings.Join(AggregateFunctions, ", "))
 				}
-			case optSuffixIgnoreRetract, optSuffixDistinct:
+			case OptSuffixIgnoreRetract, OptSuffixDistinct:
 				oneOf(k, "true", "false")
 			case optSuffixStatsMode:
 				statsMode(k)

@@ -61,3 +61,14 @@ func Command(t testing.TB, name string) string {
 	}
 	return p
 }
+
+// Built returns path when it exists (something .ci/run builds, such as a
+// Java harness jar), skipping the test when it is absent outside CI; how
+// says how to build it.
+func Built(t testing.TB, path, how string) string {
+	t.Helper()
+	if _, err := os.Stat(path); err != nil {
+		missing(t, path+" (built by "+how+")")
+	}
+	return path
+}
