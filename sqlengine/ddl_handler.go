@@ -101,6 +101,9 @@ func currentDB(ctx *sql.Context, db string) (string, error) {
 
 func (h *ddlHandler) execDDL(ctx *sql.Context, stmt any) (*sqltypes.Result, error) {
 	pro := h.s.provider
+	if err := h.s.checkFront(ctx, stmt); err != nil { // privileges (security.go)
+		return nil, err
+	}
 	switch s := stmt.(type) {
 	case *createTableStmt:
 		db, err := currentDB(ctx, s.db)

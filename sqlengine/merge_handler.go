@@ -88,6 +88,9 @@ func (h *writeHandler) tryWrite(ctx context.Context, c *mysql.Conn, query string
 	if err != nil {
 		return true, writeError(err)
 	}
+	if err := h.s.checkFront(sctx, stmt); err != nil { // privileges (security.go)
+		return true, err
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			done, err = true, mysql.NewSQLError(mysql.ERUnknownError, mysql.SSUnknownSQLState, "lakesql: internal error executing %q: %v", query, r)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/lakesql/lakesql/internal/storage"
 	"github.com/lakesql/lakesql/provider"
+	"github.com/lakesql/lakesql/sqlengine/access"
 )
 
 // Version is what @@version_comment reports.
@@ -30,6 +31,8 @@ type Config struct {
 	ReadOnly bool
 	// LogLevel for GMS's logrus output (default warn).
 	LogLevel logrus.Level
+	// Security: accounts, TLS and server files (security.go).
+	Security SecurityConfig
 }
 
 // Server is a running lakesql MySQL-protocol server.
@@ -39,6 +42,7 @@ type Server struct {
 	provider *provider.Provider
 	engine   *sqle.Engine
 	srv      *server.Server
+	sec      security
 }
 
 // New opens the warehouse (creating it with a `default` database on first
@@ -66,14 +70,20 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		st.Close()
 		return nil, err
 	}
-	engine := NewEngine(pro, cfg.ReadOnly)
-	s := &Server{cfg: cfg, store: st, provider: pro, engine: engine}
+	s := &Server{cfg: cfg, store: st, provider: pro}
+	policy := &access.Policy{ReadOnly: cfg.ReadOnly}
+	engine := NewEngine(pro, cfg.ReadOnly, analyzer.Rule{Id: access.RuleID, Apply: policy.Rule})
+	s.engine = engine
 	scfg := server.Config{
 		Protocol: "tcp",
 		Address:  net.JoinHostPort(cfg.Host, fmt.Sprint(cfg.Port)),
 		Version:  "8.0.33-" + Version,
 	}
-	srv, err := server.NewServerWithHandler(scfg, engine, sql.NewContext, s.sessionBuilder, nil, s.wrapDDL)
+	if err := s.setupSecurity(ctx, policy, &scfg); err != nil { // security.go
+		st.Close()
+		return nil, err
+	}
+	srv, err := server.NewServerWithHandler(scfg, engine, sql.NewContext, s.sessionBuilder, nil, s.wrapAll)
 	if err != nil {
 		st.Close()
 		return nil, fmt.Errorf("sqlengine: listen on %s: %w", scfg.Address, err)
@@ -84,8 +94,13 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 
 // NewEngine builds the GMS engine over a provider, with lakesql's analyzer
 // rules (filter pushdown into Paimon scans).
-func NewEngine(pro *provider.Provider, readOnly bool) *sqle.Engine {
-	a := analyzer.NewBuilder(pro).AddPostAnalyzeRule(provider.PushdownRuleID, provider.PushdownRule).Build()
+// Extra rules run before GMS's own (lakesql's access policy).
+func NewEngine(pro *provider.Provider, readOnly bool, pre ...analyzer.Rule) *sqle.Engine {
+	b := analyzer.NewBuilder(pro).AddPostAnalyzeRule(provider.PushdownRuleID, provider.PushdownRule)
+	for _, r := range pre {
+		b = b.AddPreAnalyzeRule(r.Id, r.Apply)
+	}
+	a := b.Build()
 	a.ExecBuilder = newExecBuilder() // LOAD DATA reads CSV as MySQL does (loaddata.go)
 	return sqle.New(a, &sqle.Config{IsReadOnly: readOnly})
 }

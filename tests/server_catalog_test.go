@@ -13,12 +13,13 @@ import (
 	"github.com/lakesql/lakesql/lsmread"
 )
 
-// TestServerShowDatabases: the warehouse's databases plus information_schema.
+// TestServerShowDatabases: the warehouse's databases plus information_schema
+// and, for an administrator (root), the mysql account database.
 func TestServerShowDatabases(t *testing.T) {
 	db := serverDB(t)
 	got := column(queryStrings(t, db, "SHOW DATABASES"), 0)
 	slices.Sort(got)
-	if want := []string{fxDB, "information_schema"}; !slices.Equal(got, want) {
+	if want := []string{fxDB, "information_schema", "mysql"}; !slices.Equal(got, want) {
 		t.Errorf("SHOW DATABASES = %q, want %q", got, want)
 	}
 	got = column(queryStrings(t, db, "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA"), 0)

@@ -29,8 +29,9 @@ import (
 // writes them with one lsmwrite.TableWrite, so one LOAD statement is one
 // Paimon snapshot per table.
 //
-//   - server-side files are opened by the server, checked against the global
-//     secure_file_priv (default "": any file the server can read);
+//   - server-side files are opened by the server, only inside
+//     --secure-file-priv (default: disabled, error 1290) and only for
+//     accounts with FILE;
 //   - LOCAL needs the global local_infile=1 (default 0) and the client's
 //     consent (go-sql-driver: allowAllFiles=true or mysql.RegisterLocalFile /
 //     RegisterReaderHandler; the mysql CLI: --local-infile=1).
@@ -39,7 +40,21 @@ import (
 // and returns its address; the server stops at the end of the test.
 func startWarehouseServer(t testing.TB, wh string) string {
 	t.Helper()
-	srv, err := sqlengine.New(context.Background(), sqlengine.Config{Warehouse: wh, Host: "127.0.0.1", Port: 0})
+	return startServerConfig(t, sqlengine.Config{Warehouse: wh, Host: "127.0.0.1", Port: 0})
+}
+
+// startFilesServer is startWarehouseServer with secure_file_priv = files,
+// for the server-side LOAD DATA INFILE tests.
+func startFilesServer(t testing.TB, wh, files string) string {
+	t.Helper()
+	return startServerConfig(t, sqlengine.Config{Warehouse: wh, Host: "127.0.0.1", Port: 0,
+		Security: sqlengine.SecurityConfig{SecureFilePriv: files}})
+}
+
+// startServerConfig starts a server with cfg; it stops at the end of the test.
+func startServerConfig(t testing.TB, cfg sqlengine.Config) string {
+	t.Helper()
+	srv, err := sqlengine.New(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +263,8 @@ func TestServerLoadData(t *testing.T) {
 		n = 20_000
 	}
 	wh := t.TempDir()
-	addr := startWarehouseServer(t, wh)
+	dir := t.TempDir()
+	addr := startFilesServer(t, wh, dir)
 	boot := openWarehouseDB(t, addr, "", "")
 	mustExec(t, boot, "CREATE DATABASE ld")
 	db := openWarehouseDB(t, addr, "ld", "&allowAllFiles=true")
@@ -256,7 +272,6 @@ func TestServerLoadData(t *testing.T) {
 		"CREATE TABLE pk ("+loadColumnsDDL+", PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket' = '4')",
 		"CREATE TABLE ap ("+loadColumnsDDL+")",
 	)
-	dir := t.TempDir()
 	plain := writeLoadFile(t, dir, n, 0, false)
 
 	for _, table := range []string{"pk", "ap"} {
@@ -392,10 +407,11 @@ func BenchmarkServerLoadData(b *testing.B) {
 		n, _ = strconv.Atoi(s)
 	}
 	wh := b.TempDir()
-	addr := startWarehouseServer(b, wh)
+	files := b.TempDir()
+	addr := startFilesServer(b, wh, files)
 	mustExec(b, openWarehouseDB(b, addr, "", ""), "CREATE DATABASE ld")
 	db := openWarehouseDB(b, addr, "ld", "")
-	p := writeLoadFile(b, b.TempDir(), n, 0, false)
+	p := writeLoadFile(b, files, n, 0, false)
 	for _, kind := range []string{"pk", "ap"} {
 		b.Run(kind, func(b *testing.B) {
 			var total time.Duration
@@ -423,10 +439,10 @@ func BenchmarkServerLoadData(b *testing.B) {
 // blank lines, CRLF lines and the tab-separated default format.
 func TestServerLoadDataCSV(t *testing.T) {
 	wh := t.TempDir()
-	addr := startWarehouseServer(t, wh)
+	dir := t.TempDir()
+	addr := startFilesServer(t, wh, dir)
 	mustExec(t, openWarehouseDB(t, addr, "", ""), "CREATE DATABASE ld")
 	db := openWarehouseDB(t, addr, "ld", "")
-	dir := t.TempDir()
 	csv := "id,s,n,d,dt\n" +
 		"1,plain,10,2024-01-02,2024-01-02 03:04:05.5\n" +
 		"2,\"with, comma\",20,\"2024-01-03\",\"2024-01-03 00:00:00\"\n" +

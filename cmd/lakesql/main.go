@@ -2,6 +2,7 @@
 //
 //	lakesql serve [--warehouse PATH-OR-URL] [--host H] [--port P] [--read-only]
 //	lakesql inspect TABLE-PATH-OR-URL [--snapshot N]
+//	lakesql user add NAME --password PASSWORD [--admin] [--warehouse …]
 package main
 
 import (
@@ -27,6 +28,8 @@ func main() {
 		err = serve(ctx, os.Args[2:])
 	case "inspect":
 		err = inspect.Run(ctx, os.Stdout, os.Args[2:])
+	case "user":
+		err = user(ctx, os.Stdout, os.Args[2:])
 	case "-h", "--help", "help":
 		usage()
 		return
@@ -45,5 +48,6 @@ func usage() {
 	fmt.Fprint(os.Stderr, `usage:
   lakesql serve [--warehouse PATH-OR-URL] [--host 127.0.0.1] [--port 3307] [--read-only]
   lakesql inspect TABLE-PATH-OR-URL [--snapshot N]
+  lakesql user add NAME --password PASSWORD [--host %] [--admin] [--replace] [--warehouse PATH-OR-URL | --users-file FILE]
 `)
 }

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"path/filepath"
+
+	"github.com/lakesql/lakesql/internal/storage"
+	"github.com/lakesql/lakesql/sqlengine"
+	"github.com/lakesql/lakesql/sqlengine/access"
+)
+
+// securityFlags are serve's account, TLS and file flags.
+func securityFlags(fs *flag.FlagSet, sc *sqlengine.SecurityConfig) {
+	fs.StringVar(&sc.UsersFile, "users-file", "", "keep the accounts in this local file instead of <warehouse>/"+access.UsersDir)
+	fs.StringVar(&sc.TLSCert, "tls-cert", "", "TLS certificate (PEM); with --tls-key enables TLS")
+	fs.StringVar(&sc.TLSKey, "tls-key", "", "TLS private key (PEM)")
+	fs.BoolVar(&sc.RequireSecureTransport, "require-secure-transport", false, "refuse connections without TLS")
+	fs.StringVar(&sc.SecureFilePriv, "secure-file-priv", "", "the only directory LOAD DATA INFILE, SELECT … INTO OUTFILE and LOAD_FILE may use (default: disabled)")
+	fs.BoolVar(&sc.LocalInfile, "local-infile", false, "allow LOAD DATA LOCAL INFILE")
+}
+
+// user runs `lakesql user add`.
+func user(ctx context.Context, out io.Writer, args []string) error {
+	if len(args) == 0 || args[0] != "add" {
+		return errors.New("usage: lakesql user add NAME --password PASSWORD [--host %] [--admin] [--replace] [--warehouse PATH-OR-URL | --users-file FILE]")
+	}
+	fs := flag.NewFlagSet("user add", flag.ContinueOnError)
+	warehouse := fs.String("warehouse", "./warehouse", "warehouse path or URL")
+	usersFile := fs.String("users-file", "", "the accounts file the server uses with --users-file")
+	password := fs.String("password", "", "the password (required; hashed as mysql_native_password)")
+	host := fs.String("host", "%", "the host part of the account ('%': any host)")
+	admin := fs.Bool("admin", false, "grant every privilege WITH GRANT OPTION")
+	replace := fs.Bool("replace", false, "change an existing account's password and privileges")
+	// NAME may come before or after the flags.
+	rest := args[1:]
+	var name string
+	if len(rest) > 0 && len(rest[0]) > 0 && rest[0][0] != '-' {
+		name, rest = rest[0], rest[1:]
+	}
+	if err := fs.Parse(rest); err != nil {
+		return err
+	}
+	if name == "" && fs.NArg() == 1 {
+		name = fs.Arg(0)
+	} else if fs.NArg() != 0 {
+		return fmt.Errorf("user add: unexpected arguments %v", fs.Args())
+	}
+	if name == "" {
+		return errors.New("user add: give the user NAME")
+	}
+	if *password == "" {
+		return errors.New("user add: --password is required (an account without a password is what the defaults already give root@localhost)")
+	}
+	var store access.Store
+	if *usersFile != "" {
+		abs, err := filepath.Abs(*usersFile)
+		if err != nil {
+			return err
+		}
+		store = access.NewFileStore(abs)
+	} else {
+		st, err := storage.Open(ctx, *warehouse)
+		if err != nil {
+			return fmt.Errorf("open warehouse %s: %w", *warehouse, err)
+		}
+		defer st.Close()
+		store = access.NewWarehouseStore(st)
+	}
+	if err := access.AddUser(ctx, store, name, *host, *password, *admin, *replace); err != nil {
+		return err
+	}
+	kind := "without privileges (GRANT them as an administrator)"
+	if *admin {
+		kind = "with every privilege"
+	}
+	fmt.Fprintf(out, "created '%s'@'%s' %s in %s\n", name, *host, kind, store)
+	return nil
+}
