@@ -54,7 +54,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		cfg.LogLevel = logrus.WarnLevel
 	}
 	logrus.SetLevel(cfg.LogLevel)
-	if err := sql.SystemVariables.AssignValues(map[string]any{"version_comment": Version}); err != nil {
+	if err := sql.SystemVariables.AssignValues(map[string]any{"version_comment": Version, "max_allowed_packet": defaultMaxAllowedPacket}); err != nil {
 		return nil, fmt.Errorf("sqlengine: set version_comment: %w", err)
 	}
 	st, err := storage.Open(ctx, cfg.Warehouse)
