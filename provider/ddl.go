@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
@@ -46,6 +47,8 @@ func checkName(kind, name string) error {
 	switch {
 	case strings.TrimSpace(name) == "":
 		return ddlErr(ErrInvalidDDL, "empty %s name", kind)
+	case utf8.RuneCountInString(name) > maxIdentifierLength:
+		return errIdentifierTooLong(name)
 	case strings.ContainsAny(name, "/\\$\x00"), strings.HasPrefix(name, "."):
 		return ddlErr(ErrInvalidDDL, "%s name %q: Paimon %s names cannot contain '/', '\\' or '$' or start with '.'", kind, name, kind)
 	}
@@ -469,6 +472,11 @@ func (p *Provider) checkTablePath(db, name, path string) error {
 
 // validateTableSchema runs Paimon's schema rules and parses every option.
 func validateTableSchema(ts *schema.TableSchema) error {
+	for _, f := range ts.Fields {
+		if utf8.RuneCountInString(f.Name) > maxIdentifierLength {
+			return errIdentifierTooLong(f.Name)
+		}
+	}
 	if err := ts.Validate(); err != nil {
 		return mapDDLError(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/snapshot"
@@ -59,3 +60,11 @@ func mapDDLError(err error) error {
 // errTableExists and friends build GMS error kinds (MySQL codes).
 func errTableExists(name string) error   { return sql.ErrTableAlreadyExists.New(name) }
 func errTableNotFound(name string) error { return sql.ErrTableNotFound.New(name) }
+
+// maxIdentifierLength is MySQL's limit on database, table and column names.
+const maxIdentifierLength = 64
+
+// errIdentifierTooLong is MySQL's 1059 (42000).
+func errIdentifierTooLong(name string) error {
+	return mysql.NewSQLError(mysql.ERTooLongIdent, mysql.SSClientError, "Identifier name '%s' is too long", truncate(name, 80))
+}

@@ -41,20 +41,30 @@ func (s *Server) wrapDDL(h mysql.Handler) (mysql.Handler, error) {
 }
 
 func (h *ddlHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
-	if done, err := h.tryDDL(ctx, c, query, callback, false); done {
+	if err := h.checkStatement(c, query); err != nil { // statements.go
 		return err
 	}
-	return h.Handler.ComQuery(ctx, c, query, callback)
+	if done, err := h.tryDDL(ctx, c, query, callback, false); done {
+		return finalError(err)
+	}
+	return finalError(h.Handler.ComQuery(ctx, c, query, callback))
 }
 
 func (h *ddlHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
+	if err := checkPacket(c, query); err != nil { // statements.go
+		return "", err
+	}
 	first, rest, err := sqlparser.SplitStatement(query)
 	if err == nil {
+		if err := h.checkOne(first); err != nil {
+			return "", err
+		}
 		if done, err := h.tryDDL(ctx, c, first, callback, strings.TrimSpace(rest) != ""); done {
-			return rest, err
+			return rest, finalError(err)
 		}
 	}
-	return h.Handler.ComMultiQuery(ctx, c, query, callback)
+	rest, err = h.Handler.ComMultiQuery(ctx, c, query, callback)
+	return rest, finalError(err)
 }
 
 // tryDDL executes query when it is a statement of the DDL front; done is
@@ -81,6 +91,11 @@ func (h *ddlHandler) tryDDL(ctx context.Context, c *mysql.Conn, query string, ca
 	sctx, err := h.s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
 	if err != nil {
 		return true, sqlError(err)
+	}
+	if _, show := stmt.(*showCreateTableStmt); !show {
+		if err := implicitCommit(sctx); err != nil { // statements.go
+			return true, sqlError(err)
+		}
 	}
 	res, err := h.execDDL(sctx, stmt)
 	if err != nil {

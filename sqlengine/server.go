@@ -58,7 +58,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		cfg.LogLevel = logrus.WarnLevel
 	}
 	logrus.SetLevel(cfg.LogLevel)
-	if err := sql.SystemVariables.AssignValues(map[string]any{"version_comment": Version}); err != nil {
+	if err := sql.SystemVariables.AssignValues(map[string]any{"version_comment": Version, "max_allowed_packet": defaultMaxAllowedPacket}); err != nil {
 		return nil, fmt.Errorf("sqlengine: set version_comment: %w", err)
 	}
 	st, err := storage.Open(ctx, cfg.Warehouse)
@@ -96,6 +96,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 // rules (filter pushdown into Paimon scans).
 // Extra rules run before GMS's own (lakesql's access policy).
 func NewEngine(pro *provider.Provider, readOnly bool, pre ...analyzer.Rule) *sqle.Engine {
+	provider.InstallStrictRule() // strict-mode checks of written values (provider/strict.go)
 	b := analyzer.NewBuilder(pro).AddPostAnalyzeRule(provider.PushdownRuleID, provider.PushdownRule)
 	for _, r := range pre {
 		b = b.AddPreAnalyzeRule(r.Id, r.Apply)
