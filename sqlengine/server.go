@@ -14,6 +14,7 @@ import (
 
 	"github.com/lakesql/lakesql/internal/storage"
 	"github.com/lakesql/lakesql/provider"
+	"github.com/lakesql/lakesql/sqlengine/builtins"
 )
 
 // Version is what @@version_comment reports.
@@ -73,7 +74,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		Address:  net.JoinHostPort(cfg.Host, fmt.Sprint(cfg.Port)),
 		Version:  "8.0.33-" + Version,
 	}
-	srv, err := server.NewServerWithHandler(scfg, engine, sql.NewContext, s.sessionBuilder, nil, s.wrapDDL)
+	srv, err := server.NewServerWithHandler(scfg, engine, sql.NewContext, s.sessionBuilder, nil, wrapBuiltins(s.wrapDDL))
 	if err != nil {
 		st.Close()
 		return nil, fmt.Errorf("sqlengine: listen on %s: %w", scfg.Address, err)
@@ -85,7 +86,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 // NewEngine builds the GMS engine over a provider, with lakesql's analyzer
 // rules (filter pushdown into Paimon scans).
 func NewEngine(pro *provider.Provider, readOnly bool) *sqle.Engine {
-	a := analyzer.NewBuilder(pro).AddPostAnalyzeRule(provider.PushdownRuleID, provider.PushdownRule).Build()
+	a := builtins.Install(analyzer.NewBuilder(pro)).AddPostAnalyzeRule(provider.PushdownRuleID, provider.PushdownRule).Build()
 	a.ExecBuilder = newExecBuilder() // LOAD DATA reads CSV as MySQL does (loaddata.go)
 	return sqle.New(a, &sqle.Config{IsReadOnly: readOnly})
 }
