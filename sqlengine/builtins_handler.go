@@ -2,8 +2,10 @@ package sqlengine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
+	"strings"
 
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/sqltypes"
@@ -46,6 +48,15 @@ func recovered(r any, query string) error {
 		"lakesql: internal error in go-mysql-server while running this statement (%v); the statement was not run to completion", r)
 }
 
+// outOfRangeCode gives GMS's DECIMAL range error (1105) MySQL's 1264.
+func outOfRangeCode(err error) error {
+	var se *mysql.SQLError
+	if errors.As(err, &se) && se.Num == mysql.ERUnknownError && strings.HasPrefix(se.Message, "Out of range value for column of Decimal type") {
+		return mysql.NewSQLError(mysql.ERWarnDataOutOfRange, mysql.SSDataOutOfRange, "Out of range value for a DECIMAL column")
+	}
+	return err
+}
+
 func (h *builtinsHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (err error) {
 	query = fixLexing(query)
 	held := &heldResult{callback: callback}
@@ -53,6 +64,7 @@ func (h *builtinsHandler) ComQuery(ctx context.Context, c *mysql.Conn, query str
 		if r := recover(); r != nil {
 			err = recovered(r, query)
 		}
+		err = outOfRangeCode(err)
 		if err == nil {
 			err = held.flush()
 		} else if held.streamed {
@@ -69,6 +81,7 @@ func (h *builtinsHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, quer
 		if r := recover(); r != nil {
 			rest, err = "", recovered(r, query)
 		}
+		err = outOfRangeCode(err)
 		if err == nil {
 			err = held.flush()
 		}

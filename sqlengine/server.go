@@ -88,7 +88,9 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 func NewEngine(pro *provider.Provider, readOnly bool) *sqle.Engine {
 	a := builtins.Install(analyzer.NewBuilder(pro)).AddPostAnalyzeRule(provider.PushdownRuleID, provider.PushdownRule).Build()
 	a.ExecBuilder = newExecBuilder() // LOAD DATA reads CSV as MySQL does (loaddata.go)
-	return sqle.New(a, &sqle.Config{IsReadOnly: readOnly})
+	e := sqle.New(a, &sqle.Config{IsReadOnly: readOnly})
+	e.Parser = builtins.Parser(e.Parser) // keeps DECIMAL literals in comparisons exact (builtins/parser.go)
+	return e
 }
 
 // Addr is the address the server listens on.

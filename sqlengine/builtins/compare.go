@@ -180,6 +180,17 @@ func (c *compare) compareValues(ctx *sql.Context, lv, rv any) (int, error) {
 		}
 		// Not a temporal string: MySQL compares as DOUBLE (with a warning).
 	}
+	// A DATETIME/DATE column against a number constant: MySQL converts the
+	// constant to a DATETIME (20200101 is 2020-01-01) when it is one.
+	if lc == clsTemporal && (rc == clsInt || rc == clsDec) && isConst(c.r) {
+		if t, ok := numberAsDatetime(rv, rt); ok {
+			return types.DatetimeMaxPrecision.Compare(ctx, lv, t)
+		}
+	} else if rc == clsTemporal && (lc == clsInt || lc == clsDec) && isConst(c.l) {
+		if t, ok := numberAsDatetime(lv, lt); ok {
+			return types.DatetimeMaxPrecision.Compare(ctx, t, rv)
+		}
+	}
 	ln, rn := toNum(lv, lt), toNum(rv, rt)
 	if ln.kind == kNone || rn.kind == kNone {
 		return 0, fmt.Errorf("lakesql: cannot compare %T with %T", lv, rv)
@@ -196,4 +207,43 @@ func (c *compare) compareValues(ctx *sql.Context, lv, rv any) (int, error) {
 		return 1, nil
 	}
 	return 0, nil
+}
+
+func isConst(e sql.Expression) bool {
+	_, ok := e.(*expression.Literal)
+	return ok
+}
+
+// numberAsDatetime reads YYYYMMDD or YYYYMMDDhhmmss as MySQL does.
+func numberAsDatetime(v any, t sql.Type) (time.Time, bool) {
+	n := toNum(v, t)
+	var i int64
+	switch n.kind {
+	case kInt:
+		i = n.i
+	case kDec:
+		if !n.d.Equal(n.d.Truncate(0)) {
+			return time.Time{}, false
+		}
+		i = n.d.IntPart()
+	default:
+		return time.Time{}, false
+	}
+	var y, mo, d, h, mi, s int64
+	switch {
+	case i >= 10000101 && i <= 99991231:
+		y, mo, d = i/10000, i/100%100, i%100
+	case i >= 10000101000000 && i <= 99991231235959:
+		y, mo, d, h, mi, s = i/10000000000, i/100000000%100, i/1000000%100, i/10000%100, i/100%100, i%100
+	default:
+		return time.Time{}, false
+	}
+	if mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59 {
+		return time.Time{}, false
+	}
+	tm := time.Date(int(y), time.Month(mo), int(d), int(h), int(mi), int(s), 0, time.UTC)
+	if tm.Day() != int(d) {
+		return time.Time{}, false
+	}
+	return tm, true
 }

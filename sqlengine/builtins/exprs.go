@@ -3,9 +3,11 @@ package builtins
 import (
 	"math"
 	"math/big"
+	"reflect"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
@@ -101,10 +103,30 @@ func (n *negate) CollationCoercibility(ctx *sql.Context) (sql.CollationID, byte)
 }
 
 func (n *negate) Type() sql.Type {
-	if t := n.inner.Child.Type(); decimalType(t) != nil {
+	t := n.inner.Child.Type()
+	switch {
+	case decimalType(t) != nil:
 		return t
+	case isInt(t):
+		if n.isMinLiteral() {
+			return types.MustCreateDecimalType(20, 0)
+		}
+		return types.Int64 // -INT of -2147483648 is 2147483648
 	}
 	return n.inner.Type()
+}
+
+// isMinLiteral reports whether the operand is the literal
+// -9223372036854775808, which the parser reads as one BIGINT; MySQL reads
+// the digits as a DECIMAL, so its negation is the DECIMAL
+// 9223372036854775808.
+func (n *negate) isMinLiteral() bool {
+	lit, ok := n.inner.Child.(*expression.Literal)
+	if !ok {
+		return false
+	}
+	v, ok := lit.Value().(int64)
+	return ok && v == math.MinInt64
 }
 
 func (n *negate) WithChildren(children ...sql.Expression) (sql.Expression, error) {
@@ -126,6 +148,9 @@ func (n *negate) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	switch x := toNum(v, n.inner.Child.Type()); {
 	case x.kind == kInt:
 		if x.i == math.MinInt64 {
+			if n.isMinLiteral() {
+				return decimal.NewFromInt(math.MinInt64).Neg(), nil
+			}
 			return nil, errOutOfRange("BIGINT", n)
 		}
 		return -x.i, nil
@@ -200,9 +225,23 @@ func (d *intDiv) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 // 1264; GMS v0.20.0 returns 0.
 type castDecimal struct{ inner *expression.Convert }
 
-func (c *castDecimal) Resolved() bool             { return c.inner.Resolved() }
-func (c *castDecimal) String() string             { return c.inner.String() }
-func (c *castDecimal) Type() sql.Type             { return c.inner.Type() }
+func (c *castDecimal) Resolved() bool { return c.inner.Resolved() }
+func (c *castDecimal) String() string { return c.inner.String() }
+
+// Type is DECIMAL(M,D) as written: GMS types CAST(x AS DECIMAL(4,0)) (and
+// any scale 0) as its internal DECIMAL(65,30); MySQL's CAST(x AS DECIMAL)
+// is DECIMAL(10,0).
+func (c *castDecimal) Type() sql.Type {
+	v := reflect.ValueOf(c.inner).Elem()
+	length, scale := v.FieldByName("typeLength").Int(), v.FieldByName("typeScale").Int()
+	if length <= 0 {
+		length, scale = 10, 0
+	}
+	if t, err := types.CreateDecimalType(uint8(min(length, 65)), uint8(min(scale, 30))); err == nil {
+		return t
+	}
+	return c.inner.Type()
+}
 func (c *castDecimal) IsNullable() bool           { return true }
 func (c *castDecimal) Children() []sql.Expression { return c.inner.Children() }
 func (c *castDecimal) CollationCoercibility(ctx *sql.Context) (sql.CollationID, byte) {
@@ -292,9 +331,61 @@ func (n *notSubquery) WithChildren(children ...sql.Expression) (sql.Expression, 
 }
 
 func (n *notSubquery) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	if in, ok := n.inner.(*plan.InSubquery); ok {
+		if sq, ok := in.RightChild.(*plan.Subquery); ok && types.NumColumns(in.LeftChild.Type()) == 1 {
+			return notIn(ctx, row, in.LeftChild, sq)
+		}
+	}
 	v, err := n.inner.Eval(ctx, row)
 	if err != nil || v == nil {
 		return nil, err
 	}
 	return !sql.IsTrue(v), nil
+}
+
+// notIn is left NOT IN (subquery) with MySQL's comparisons (GMS's hashes
+// the left value converted to the column's type, so a BIGINT beyond an INT
+// column's range never compares): NULL when left is NULL and the subquery
+// has rows, or when nothing matched and the subquery returned a NULL.
+func notIn(ctx *sql.Context, row sql.Row, left sql.Expression, sq *plan.Subquery) (any, error) {
+	lv, err := left.Eval(ctx, row)
+	if err != nil {
+		return nil, err
+	}
+	vals, err := sq.EvalMultiple(ctx, row)
+	if err != nil {
+		return nil, err
+	}
+	if lv == nil {
+		if len(vals) == 0 {
+			return true, nil
+		}
+		return nil, nil
+	}
+	eq := &compare{op: cmpEQ, l: expression.NewLiteral(lv, left.Type())}
+	sawNull := false
+	rt := sq.Type()
+	for _, v := range vals {
+		if v == nil {
+			sawNull = true
+			continue
+		}
+		eq.r = expression.NewLiteral(v, rt)
+		var res any
+		if needsMySQLCompare(eq.l, eq.r) {
+			res, err = eq.Eval(ctx, nil)
+		} else {
+			res, err = expression.NewEquals(eq.l, eq.r).Eval(ctx, nil)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if res == true {
+			return false, nil
+		}
+	}
+	if sawNull {
+		return nil, nil
+	}
+	return true, nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/expression/function"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/shopspring/decimal"
 )
@@ -122,6 +123,8 @@ var functions = []sql.Function{
 	fn("abs", 1, 1, func(a []sql.Expression) sql.Type { return numericResult(a[0].Type(), -1) }, evalAbs),
 	fn("lpad", 3, 3, func([]sql.Expression) sql.Type { return types.LongText }, evalPad(true)),
 	fn("rpad", 3, 3, func([]sql.Expression) sql.Type { return types.LongText }, evalPad(false)),
+	greatestLeast("greatest", true, function.NewGreatest),
+	greatestLeast("least", false, function.NewLeast),
 }
 
 func evalSign(ctx *sql.Context, s *scalar, v []any) (any, error) {
@@ -152,7 +155,12 @@ func sgn(f float64) int {
 // roundingType: CEIL/FLOOR of an integer is BIGINT, of a DECIMAL a DECIMAL
 // with scale 0 (MySQL returns BIGINT when it fits; the digits are the same),
 // of anything else DOUBLE.
-func roundingType(a []sql.Expression) sql.Type { return numericResult(a[0].Type(), 0) }
+func roundingType(a []sql.Expression) sql.Type {
+	if dt := decimalType(a[0].Type()); dt != nil && int(dt.Precision())-int(dt.Scale()) <= 18 {
+		return types.Int64 // MySQL: BIGINT when the integer digits fit
+	}
+	return numericResult(a[0].Type(), 0)
+}
 
 func evalCeilFloor(ceil bool) func(*sql.Context, *scalar, []any) (any, error) {
 	return func(ctx *sql.Context, s *scalar, v []any) (any, error) {
@@ -162,11 +170,16 @@ func evalCeilFloor(ceil bool) func(*sql.Context, *scalar, []any) (any, error) {
 		case n.kind == kNone:
 			return nil, nil
 		case isInt(typ):
-			if n.kind == kUint {
+			switch n.kind {
+			case kUint:
 				return n.u, nil
-			}
-			if n.kind == kInt {
+			case kInt:
 				return n.i, nil
+			case kDec:
+				if ceil {
+					return n.d.Ceil().IntPart(), nil
+				}
+				return n.d.Floor().IntPart(), nil
 			}
 		case decimalType(typ) != nil:
 			d := n.dec()
@@ -321,4 +334,83 @@ func evalPad(left bool) func(*sql.Context, *scalar, []any) (any, error) {
 		}
 		return string(src) + string(fill), nil
 	}
+}
+
+// greatestLeast is GREATEST/LEAST over numbers (GMS v0.20.0 fails on a
+// DECIMAL argument): all integers compare as BIGINT, integers and DECIMALs
+// exactly, anything with a DOUBLE or a string as DOUBLE. Other argument
+// types (all strings, temporals) keep GMS's function.
+func greatestLeast(name string, greatest bool, gms func(...sql.Expression) (sql.Expression, error)) sql.Function {
+	return sql.FunctionN{Name: name, Fn: func(args ...sql.Expression) (sql.Expression, error) {
+		if len(args) < 2 {
+			return nil, sql.ErrInvalidArgumentNumber.New(strings.ToUpper(name), "2 or more", len(args))
+		}
+		numeric, allText := false, true
+		for _, a := range args {
+			switch classOf(a.Type()) {
+			case clsInt, clsDec, clsFloat:
+				numeric, allText = true, false
+			case clsString:
+			default:
+				return gms(args...)
+			}
+		}
+		if !numeric || allText {
+			return gms(args...)
+		}
+		return &scalar{name: name, args: args, typ: greatestLeastType, eval: func(ctx *sql.Context, s *scalar, v []any) (any, error) {
+			typ := s.Type()
+			var best num
+			for i, x := range v {
+				n := toNum(x, s.args[i].Type())
+				if n.kind == kNone {
+					return nil, nil
+				}
+				if i == 0 {
+					best = n
+					continue
+				}
+				var c int
+				if decimalType(typ) != nil || isInt(typ) {
+					c = n.dec().Cmp(best.dec())
+				} else {
+					c = sgn(n.float() - best.float())
+				}
+				if greatest && c > 0 || !greatest && c < 0 {
+					best = n
+				}
+			}
+			switch {
+			case isInt(typ):
+				if best.kind == kUint {
+					return best.u, nil
+				}
+				return best.i, nil
+			case decimalType(typ) != nil:
+				return best.dec(), nil
+			}
+			return best.float(), nil
+		}}, nil
+	}}
+}
+
+func greatestLeastType(args []sql.Expression) sql.Type {
+	allInt, exact, scale := true, true, uint8(0)
+	for _, a := range args {
+		switch classOf(a.Type()) {
+		case clsInt:
+		case clsDec:
+			allInt = false
+			scale = max(scale, decimalType(a.Type()).Scale())
+		default:
+			allInt, exact = false, false
+		}
+	}
+	switch {
+	case allInt:
+		return types.Int64
+	case exact:
+		return types.MustCreateDecimalType(65, scale)
+	}
+	return types.Float64
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
-	"github.com/dolthub/vitess/go/sqltypes"
 	"github.com/shopspring/decimal"
 )
 
@@ -84,7 +83,7 @@ func toNum(v any, typ sql.Type) num {
 	case []byte:
 		return num{kind: kFloat, f: stringPrefixFloat(string(x))}
 	case time.Time:
-		if typ != nil && typ.Type() == sqltypes.Date {
+		if typ != nil && types.IsDateType(typ) {
 			return num{kind: kFloat, f: float64(x.Year()*10000 + int(x.Month())*100 + x.Day())}
 		}
 		f := float64(x.Year()*10000+int(x.Month())*100+x.Day())*1e6 + float64(x.Hour()*10000+x.Minute()*100+x.Second())

@@ -1,12 +1,15 @@
 package builtins
 
 import (
+	"strings"
+
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/expression/function"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
@@ -25,7 +28,7 @@ func Install(b *analyzer.Builder) *analyzer.Builder {
 // Functions is the function provider of the replaced built-ins.
 var Functions = func() function.Registry {
 	r := function.Registry{}
-	for _, f := range append(append([]sql.Function{}, functions...), aggFunctions...) {
+	for _, f := range append(append([]sql.Function{exactLiteralFunction}, functions...), append(aggFunctions, choiceFunctions...)...) {
 		r[f.FunctionName()] = f
 	}
 	return r
@@ -35,7 +38,51 @@ var Functions = func() function.Registry {
 // in every node and subquery of the plan. It is idempotent: the new nodes
 // are of lakesql's types, which it never rewrites again.
 func Rule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	return rewriteNode(n)
+	n, same, err := rewriteNode(n)
+	if err != nil {
+		return n, same, err
+	}
+	n, same2, err := retypeAggregates(n)
+	if err != nil {
+		return n, same, err
+	}
+	n, same3, err := transform.NodeWithOpaque(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		if ii, ok := n.(*plan.InsertInto); ok {
+			return clampInsert(ii)
+		}
+		return n, transform.SameTree, nil
+	})
+	return n, same && same2 && same3, err
+}
+
+// retypeAggregates gives the columns that carry a SUM or AVG result the
+// aggregate's type: GMS's planbuilder types them DOUBLE whatever the
+// aggregate says (planbuilder/aggregates.go buildAggregateFunc).
+func retypeAggregates(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+	typed := map[sql.ColumnId]*sumAvg{}
+	transform.InspectExpressions(n, func(e sql.Expression) bool {
+		if s, ok := e.(*sumAvg); ok && s.Window() == nil {
+			typed[s.Id()] = s
+		}
+		return true
+	})
+	if len(typed) == 0 {
+		return n, transform.SameTree, nil
+	}
+	return transform.NodeExprsWithOpaque(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		return transform.Expr(e, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+			gf, ok := e.(*expression.GetField)
+			if !ok {
+				return e, transform.SameTree, nil
+			}
+			s, ok := typed[gf.Id()]
+			if !ok || !strings.EqualFold(gf.Name(), plan.AliasSubqueryString(s)) || types.TypesEqual(gf.Type(), s.Type()) {
+				return e, transform.SameTree, nil
+			}
+			ngf := expression.NewGetFieldWithTable(gf.Index(), int(gf.TableId()), s.Type(), gf.Database(), gf.Table(), gf.Name(), true)
+			return ngf.WithId(gf.Id()).(*expression.GetField), transform.NewTree, nil
+		})
+	})
 }
 
 func rewriteNode(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
@@ -48,6 +95,19 @@ func rewriteNode(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 // children.
 func rewriteExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 	switch x := e.(type) {
+	case *exactLiteral:
+		return unwrapExact(x)
+	case *expression.Like:
+		// GMS's simplifyFilters turns a LIKE without wildcards into =
+		// without removing its escapes ('a\_b' then matches nothing); it
+		// leaves a LIKE with an explicit ESCAPE alone.
+		if lit, ok := x.RightChild.(*expression.Literal); ok && x.Escape == nil {
+			if s, ok := lit.Value().(string); ok && strings.Contains(s, `\`) {
+				return expression.NewLike(x.LeftChild, x.RightChild, expression.NewLiteral(`\`, types.LongText)), transform.NewTree, nil
+			}
+		}
+	case *expression.Case:
+		return rewriteCase(x)
 	case *plan.Subquery:
 		q, same, err := rewriteNode(x.Query)
 		if err != nil || same {
