@@ -15,6 +15,7 @@ import (
 	"github.com/lakesql/lakesql/internal/storage"
 	"github.com/lakesql/lakesql/provider"
 	"github.com/lakesql/lakesql/sqlengine/access"
+	"github.com/lakesql/lakesql/sqlengine/builtins"
 )
 
 // Version is what @@version_comment reports.
@@ -83,7 +84,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		st.Close()
 		return nil, err
 	}
-	srv, err := server.NewServerWithHandler(scfg, engine, sql.NewContext, s.sessionBuilder, nil, s.wrapAll)
+	srv, err := server.NewServerWithHandler(scfg, engine, sql.NewContext, s.sessionBuilder, nil, wrapBuiltins(s.wrapAll))
 	if err != nil {
 		st.Close()
 		return nil, fmt.Errorf("sqlengine: listen on %s: %w", scfg.Address, err)
@@ -97,13 +98,15 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 // Extra rules run before GMS's own (lakesql's access policy).
 func NewEngine(pro *provider.Provider, readOnly bool, pre ...analyzer.Rule) *sqle.Engine {
 	provider.InstallStrictRule() // strict-mode checks of written values (provider/strict.go)
-	b := analyzer.NewBuilder(pro).AddPostAnalyzeRule(provider.PushdownRuleID, provider.PushdownRule)
+	b := builtins.Install(analyzer.NewBuilder(pro)).AddPostAnalyzeRule(provider.PushdownRuleID, provider.PushdownRule)
 	for _, r := range pre {
 		b = b.AddPreAnalyzeRule(r.Id, r.Apply)
 	}
 	a := b.Build()
 	a.ExecBuilder = newExecBuilder() // LOAD DATA reads CSV as MySQL does (loaddata.go)
-	return sqle.New(a, &sqle.Config{IsReadOnly: readOnly})
+	e := sqle.New(a, &sqle.Config{IsReadOnly: readOnly})
+	e.Parser = builtins.Parser(e.Parser) // keeps DECIMAL literals in comparisons exact (builtins/parser.go)
+	return e
 }
 
 // Addr is the address the server listens on.

@@ -1,0 +1,391 @@
+package builtins
+
+import (
+	"math"
+	"math/big"
+	"reflect"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/shopspring/decimal"
+)
+
+// evalChildren evaluates a binary node's operands.
+func evalChildren(ctx *sql.Context, row sql.Row, e sql.Expression) (l, r any, err error) {
+	c := e.Children()
+	if l, err = c[0].Eval(ctx, row); err != nil || l == nil {
+		return nil, nil, err
+	}
+	if r, err = c[1].Eval(ctx, row); err != nil || r == nil {
+		return nil, nil, err
+	}
+	if l, err = sql.UnwrapAny(ctx, l); err != nil {
+		return nil, nil, err
+	}
+	r, err = sql.UnwrapAny(ctx, r)
+	return l, r, err
+}
+
+// checkedArith is +, - or * of two integers with MySQL's range check
+// (error 1690) instead of GMS's silent wrap-around.
+type checkedArith struct{ inner *expression.Arithmetic }
+
+func (a *checkedArith) Resolved() bool             { return a.inner.Resolved() }
+func (a *checkedArith) String() string             { return a.inner.String() }
+func (a *checkedArith) Type() sql.Type             { return a.inner.Type() }
+func (a *checkedArith) IsNullable() bool           { return true }
+func (a *checkedArith) Children() []sql.Expression { return a.inner.Children() }
+func (a *checkedArith) CollationCoercibility(ctx *sql.Context) (sql.CollationID, byte) {
+	return sql.Collation_binary, 5
+}
+
+func (a *checkedArith) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	n, err := a.inner.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	return &checkedArith{inner: n.(*expression.Arithmetic)}, nil
+}
+
+func (a *checkedArith) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	lv, rv, err := evalChildren(ctx, row, a.inner)
+	if err != nil || lv == nil || rv == nil {
+		return nil, err
+	}
+	l, r := toNum(lv, a.inner.Left().Type()), toNum(rv, a.inner.Right().Type())
+	if (l.kind != kInt && l.kind != kUint) || (r.kind != kInt && r.kind != kUint) {
+		return a.inner.Eval(ctx, row)
+	}
+	unsigned := types.IsUnsigned(a.inner.Left().Type()) || types.IsUnsigned(a.inner.Right().Type()) ||
+		l.kind == kUint || r.kind == kUint
+	bl, br := bigOf(l), bigOf(r)
+	res := new(big.Int)
+	switch a.inner.Op {
+	case sqlparser.PlusStr:
+		res.Add(bl, br)
+	case sqlparser.MinusStr:
+		res.Sub(bl, br)
+	default:
+		res.Mul(bl, br)
+	}
+	if unsigned {
+		if res.Sign() < 0 || !res.IsUint64() {
+			return nil, errOutOfRange("BIGINT UNSIGNED", a)
+		}
+		return res.Uint64(), nil
+	}
+	if !res.IsInt64() {
+		return nil, errOutOfRange("BIGINT", a)
+	}
+	return res.Int64(), nil
+}
+
+func bigOf(n num) *big.Int {
+	if n.kind == kUint {
+		return new(big.Int).SetUint64(n.u)
+	}
+	return big.NewInt(n.i)
+}
+
+// negate is unary minus: -BIGINT_MIN is error 1690, a DECIMAL stays exact.
+type negate struct{ inner *expression.UnaryMinus }
+
+func (n *negate) Resolved() bool             { return n.inner.Resolved() }
+func (n *negate) String() string             { return n.inner.String() }
+func (n *negate) IsNullable() bool           { return true }
+func (n *negate) Children() []sql.Expression { return n.inner.Children() }
+func (n *negate) CollationCoercibility(ctx *sql.Context) (sql.CollationID, byte) {
+	return sql.Collation_binary, 5
+}
+
+func (n *negate) Type() sql.Type {
+	t := n.inner.Child.Type()
+	switch {
+	case decimalType(t) != nil:
+		return t
+	case isInt(t):
+		if n.isMinLiteral() {
+			return types.MustCreateDecimalType(20, 0)
+		}
+		return types.Int64 // -INT of -2147483648 is 2147483648
+	}
+	return n.inner.Type()
+}
+
+// isMinLiteral reports whether the operand is the literal
+// -9223372036854775808, which the parser reads as one BIGINT; MySQL reads
+// the digits as a DECIMAL, so its negation is the DECIMAL
+// 9223372036854775808.
+func (n *negate) isMinLiteral() bool {
+	lit, ok := n.inner.Child.(*expression.Literal)
+	if !ok {
+		return false
+	}
+	v, ok := lit.Value().(int64)
+	return ok && v == math.MinInt64
+}
+
+func (n *negate) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	c, err := n.inner.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	return &negate{inner: c.(*expression.UnaryMinus)}, nil
+}
+
+func (n *negate) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	v, err := n.inner.Child.Eval(ctx, row)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	if v, err = sql.UnwrapAny(ctx, v); err != nil {
+		return nil, err
+	}
+	switch x := toNum(v, n.inner.Child.Type()); {
+	case x.kind == kInt:
+		if x.i == math.MinInt64 {
+			if n.isMinLiteral() {
+				return decimal.NewFromInt(math.MinInt64).Neg(), nil
+			}
+			return nil, errOutOfRange("BIGINT", n)
+		}
+		return -x.i, nil
+	case x.kind == kUint:
+		if x.u == 1<<63 {
+			return int64(math.MinInt64), nil
+		}
+		return nil, errOutOfRange("BIGINT", n)
+	case x.kind == kDec:
+		return x.d.Neg(), nil
+	}
+	return n.inner.Eval(ctx, row)
+}
+
+// intDiv is DIV with a non-integer operand: MySQL truncates the exact
+// quotient (2237.99 DIV 2 is 1118); GMS rounds the operands first.
+type intDiv struct{ inner *expression.IntDiv }
+
+func (d *intDiv) Resolved() bool             { return d.inner.Resolved() }
+func (d *intDiv) String() string             { return d.inner.String() }
+func (d *intDiv) Type() sql.Type             { return types.Int64 }
+func (d *intDiv) IsNullable() bool           { return true }
+func (d *intDiv) Children() []sql.Expression { return d.inner.Children() }
+func (d *intDiv) CollationCoercibility(ctx *sql.Context) (sql.CollationID, byte) {
+	return sql.Collation_binary, 5
+}
+
+func (d *intDiv) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	c, err := d.inner.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	return &intDiv{inner: c.(*expression.IntDiv)}, nil
+}
+
+func (d *intDiv) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	lv, rv, err := evalChildren(ctx, row, d.inner)
+	if err != nil || lv == nil || rv == nil {
+		return nil, err
+	}
+	l, r := toNum(lv, d.inner.Left().Type()), toNum(rv, d.inner.Right().Type())
+	if l.kind == kNone || r.kind == kNone {
+		return nil, nil
+	}
+	var q decimal.Decimal
+	if l.kind == kFloat || r.kind == kFloat {
+		rf := r.float()
+		if rf == 0 {
+			warn(ctx, 1365, "Division by 0")
+			return nil, nil
+		}
+		f := math.Trunc(l.float() / rf)
+		if math.IsInf(f, 0) || math.IsNaN(f) || f >= 9.223372036854775807e18 || f < -9.223372036854775808e18 {
+			return nil, errOutOfRange("BIGINT", d)
+		}
+		return int64(f), nil
+	}
+	rd := r.dec()
+	if rd.IsZero() {
+		warn(ctx, 1365, "Division by 0")
+		return nil, nil
+	}
+	q, _ = l.dec().QuoRem(rd, 0)
+	if !q.BigInt().IsInt64() {
+		return nil, errOutOfRange("BIGINT", d)
+	}
+	return q.IntPart(), nil
+}
+
+// castDecimal is CAST(x AS DECIMAL(p,s)): MySQL rounds to s digits and
+// clamps an out-of-range value to the largest DECIMAL(p,s) with warning
+// 1264; GMS v0.20.0 returns 0.
+type castDecimal struct{ inner *expression.Convert }
+
+func (c *castDecimal) Resolved() bool { return c.inner.Resolved() }
+func (c *castDecimal) String() string { return c.inner.String() }
+
+// Type is DECIMAL(M,D) as written: GMS types CAST(x AS DECIMAL(4,0)) (and
+// any scale 0) as its internal DECIMAL(65,30); MySQL's CAST(x AS DECIMAL)
+// is DECIMAL(10,0).
+func (c *castDecimal) Type() sql.Type {
+	v := reflect.ValueOf(c.inner).Elem()
+	length, scale := v.FieldByName("typeLength").Int(), v.FieldByName("typeScale").Int()
+	if length <= 0 {
+		length, scale = 10, 0
+	}
+	if t, err := types.CreateDecimalType(uint8(min(length, 65)), uint8(min(scale, 30))); err == nil {
+		return t
+	}
+	return c.inner.Type()
+}
+func (c *castDecimal) IsNullable() bool           { return true }
+func (c *castDecimal) Children() []sql.Expression { return c.inner.Children() }
+func (c *castDecimal) CollationCoercibility(ctx *sql.Context) (sql.CollationID, byte) {
+	return sql.Collation_binary, 5
+}
+
+func (c *castDecimal) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	n, err := c.inner.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	return &castDecimal{inner: n.(*expression.Convert)}, nil
+}
+
+func (c *castDecimal) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	v, err := c.inner.Child.Eval(ctx, row)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	if v, err = sql.UnwrapAny(ctx, v); err != nil {
+		return nil, err
+	}
+	var d decimal.Decimal
+	switch x := v.(type) {
+	case string:
+		if d, err = decimal.NewFromString(x); err != nil {
+			return c.inner.Eval(ctx, row) // not a plain number: GMS's conversion and warning
+		}
+	case []byte:
+		if d, err = decimal.NewFromString(string(x)); err != nil {
+			return c.inner.Eval(ctx, row)
+		}
+	default:
+		n := toNum(v, c.inner.Child.Type())
+		switch n.kind {
+		case kInt, kUint, kDec:
+			d = n.dec()
+		case kFloat:
+			if math.IsInf(n.f, 0) || math.IsNaN(n.f) {
+				return c.inner.Eval(ctx, row)
+			}
+			d = decimal.NewFromFloat(n.f)
+		default:
+			return c.inner.Eval(ctx, row)
+		}
+	}
+	clamped, ok := clampDecimal(d, decimalType(c.Type()))
+	if !ok {
+		warn(ctx, mysql.ERWarnDataOutOfRange, "Out of range value for column '%s' at row 1", c.String())
+	}
+	return clamped, nil
+}
+
+// clampDecimal rounds d to t's scale and clamps it into t's range,
+// reporting whether it was in range.
+func clampDecimal(d decimal.Decimal, t sql.DecimalType) (decimal.Decimal, bool) {
+	scale := int32(t.Scale())
+	d = d.Round(scale)
+	limit := decimal.New(1, int32(t.Precision())-scale).Sub(decimal.New(1, -scale)) // 10^(p-s) - 10^-s
+	switch {
+	case d.GreaterThan(limit):
+		return limit, false
+	case d.LessThan(limit.Neg()):
+		return limit.Neg(), false
+	}
+	return d, true
+}
+
+// notSubquery is NOT IN (subquery) or NOT EXISTS (subquery), evaluated per
+// row with the SQL NULL rules (NULL NOT IN (non-empty) is NULL). GMS v0.20.0
+// turns both into anti-joins that keep NULL rows and, for a hash anti-join,
+// drop every row when the subquery column holds a NULL.
+type notSubquery struct{ inner sql.Expression }
+
+func (n *notSubquery) Resolved() bool             { return n.inner.Resolved() }
+func (n *notSubquery) String() string             { return "NOT " + n.inner.String() }
+func (n *notSubquery) Type() sql.Type             { return types.Boolean }
+func (n *notSubquery) IsNullable() bool           { return true }
+func (n *notSubquery) Children() []sql.Expression { return n.inner.Children() }
+
+func (n *notSubquery) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	c, err := n.inner.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	return &notSubquery{inner: c}, nil
+}
+
+func (n *notSubquery) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	if in, ok := n.inner.(*plan.InSubquery); ok {
+		if sq, ok := in.RightChild.(*plan.Subquery); ok && types.NumColumns(in.LeftChild.Type()) == 1 {
+			return notIn(ctx, row, in.LeftChild, sq)
+		}
+	}
+	v, err := n.inner.Eval(ctx, row)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	return !sql.IsTrue(v), nil
+}
+
+// notIn is left NOT IN (subquery) with MySQL's comparisons (GMS's hashes
+// the left value converted to the column's type, so a BIGINT beyond an INT
+// column's range never compares): NULL when left is NULL and the subquery
+// has rows, or when nothing matched and the subquery returned a NULL.
+func notIn(ctx *sql.Context, row sql.Row, left sql.Expression, sq *plan.Subquery) (any, error) {
+	lv, err := left.Eval(ctx, row)
+	if err != nil {
+		return nil, err
+	}
+	vals, err := sq.EvalMultiple(ctx, row)
+	if err != nil {
+		return nil, err
+	}
+	if lv == nil {
+		if len(vals) == 0 {
+			return true, nil
+		}
+		return nil, nil
+	}
+	eq := &compare{op: cmpEQ, l: expression.NewLiteral(lv, left.Type())}
+	sawNull := false
+	rt := sq.Type()
+	for _, v := range vals {
+		if v == nil {
+			sawNull = true
+			continue
+		}
+		eq.r = expression.NewLiteral(v, rt)
+		var res any
+		if needsMySQLCompare(eq.l, eq.r) {
+			res, err = eq.Eval(ctx, nil)
+		} else {
+			res, err = expression.NewEquals(eq.l, eq.r).Eval(ctx, nil)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if res == true {
+			return false, nil
+		}
+	}
+	if sawNull {
+		return nil, nil
+	}
+	return true, nil
+}

@@ -1,0 +1,117 @@
+package builtins
+
+import (
+	"context"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	ast "github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// GMS v0.20.0's planbuilder converts a DECIMAL literal compared with a
+// DECIMAL column to the column's type when the types look congruent
+// (planbuilder/scalar.go typeExpandComparisonLiteral), so `d = 0.005`
+// against DECIMAL(12,2) becomes `d = 0.01` before any analyzer rule runs.
+// Parser hides such literals from it: after parsing, a decimal literal
+// compared with a non-literal is wrapped in exactLiteralFn, which the rule
+// unwraps again into the same literal, now beyond the planbuilder's
+// conversion. Column names come from the query text, so they do not change.
+
+// exactLiteralFn is the wrapper's function name (not callable by users:
+// the rule removes it, and a name with a space cannot be written in SQL).
+const exactLiteralFn = "lakesql exact literal"
+
+// Parser wraps p with the literal protection.
+func Parser(p sql.Parser) sql.Parser { return &parser{Parser: p} }
+
+type parser struct{ sql.Parser }
+
+func (p *parser) ParseSimple(query string) (ast.Statement, error) {
+	st, err := p.Parser.ParseSimple(query)
+	return protect(st), err
+}
+
+func (p *parser) Parse(ctx *sql.Context, query string, multi bool) (ast.Statement, string, string, error) {
+	st, q, rest, err := p.Parser.Parse(ctx, query, multi)
+	return protect(st), q, rest, err
+}
+
+func (p *parser) ParseWithOptions(ctx context.Context, query string, delimiter rune, multi bool, options ast.ParserOptions) (ast.Statement, string, string, error) {
+	st, q, rest, err := p.Parser.ParseWithOptions(ctx, query, delimiter, multi, options)
+	return protect(st), q, rest, err
+}
+
+func (p *parser) ParseOneWithOptions(ctx context.Context, query string, options ast.ParserOptions) (ast.Statement, int, error) {
+	st, n, err := p.Parser.ParseOneWithOptions(ctx, query, options)
+	return protect(st), n, err
+}
+
+func protect(st ast.Statement) ast.Statement {
+	if st == nil {
+		return st
+	}
+	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
+		c, ok := n.(*ast.ComparisonExpr)
+		if !ok {
+			return true, nil
+		}
+		switch c.Operator {
+		case ast.EqualStr, ast.LessThanStr, ast.LessEqualStr, ast.GreaterThanStr, ast.GreaterEqualStr,
+			ast.NotEqualStr, ast.NullSafeEqualStr:
+			if isDecimalLiteral(c.Right) && !isLiteral(c.Left) {
+				c.Right = wrapLiteral(c.Right)
+			} else if isDecimalLiteral(c.Left) && !isLiteral(c.Right) {
+				c.Left = wrapLiteral(c.Left)
+			}
+		}
+		return true, nil
+	}, st)
+	return st
+}
+
+func isLiteral(e ast.Expr) bool {
+	_, ok := e.(*ast.SQLVal)
+	return ok
+}
+
+func isDecimalLiteral(e ast.Expr) bool {
+	v, ok := e.(*ast.SQLVal)
+	return ok && v.Type == ast.FloatVal && !strings.ContainsAny(string(v.Val), "eE")
+}
+
+func wrapLiteral(e ast.Expr) ast.Expr {
+	return &ast.FuncExpr{Name: ast.NewColIdent(exactLiteralFn), Exprs: ast.SelectExprs{&ast.AliasedExpr{Expr: e}}}
+}
+
+// exactLiteral is the planbuilder's view of a protected literal.
+type exactLiteral struct{ lit sql.Expression }
+
+func (e *exactLiteral) Resolved() bool                                { return true }
+func (e *exactLiteral) String() string                                { return e.lit.String() }
+func (e *exactLiteral) Type() sql.Type                                { return e.lit.Type() }
+func (e *exactLiteral) IsNullable() bool                              { return e.lit.IsNullable() }
+func (e *exactLiteral) Eval(ctx *sql.Context, r sql.Row) (any, error) { return e.lit.Eval(ctx, r) }
+func (e *exactLiteral) Children() []sql.Expression                    { return []sql.Expression{e.lit} }
+func (e *exactLiteral) FunctionName() string                          { return exactLiteralFn }
+func (e *exactLiteral) Description() string                           { return "a literal kept exact (lakesql)" }
+
+func (e *exactLiteral) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(e, len(children), 1)
+	}
+	return &exactLiteral{lit: children[0]}, nil
+}
+
+var exactLiteralFunction = sql.Function1{Name: exactLiteralFn, Fn: func(e sql.Expression) sql.Expression {
+	return &exactLiteral{lit: e}
+}}
+
+// unwrapExact is the rule's part: the literal itself again.
+func unwrapExact(e *exactLiteral) (sql.Expression, transform.TreeIdentity, error) {
+	if lit, ok := e.lit.(*expression.Literal); ok {
+		return lit, transform.NewTree, nil
+	}
+	return e.lit, transform.NewTree, nil
+}
