@@ -103,6 +103,9 @@ func (d *Database) table(ctx *sql.Context, name string, tt lsmread.TimeTravel) (
 	switch {
 	case sys == "":
 		t, err := newTable(ctx, d, real, lt, tt, "")
+		if u := unreadable(real, err); u != nil {
+			return u, true, nil
+		}
 		if err != nil {
 			return nil, false, err
 		}

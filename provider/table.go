@@ -73,7 +73,7 @@ func newTable(ctx *sql.Context, d *Database, base string, lt *lsmread.Table, tt 
 	}
 	for i := range t.sch.Fields {
 		f := &t.sch.Fields[i]
-		st, err := sqlType(&f.Type)
+		st, err := columnSQLType(&f.Type, IsKeyColumn(t.sch, f.Name))
 		if err != nil {
 			return nil, mapError(fmt.Errorf("table %s column %s: %w", name, f.Name, err))
 		}

@@ -59,6 +59,9 @@ func (m *SchemaManager) Schema(ctx context.Context, id schema.SchemaID) (*schema
 		return nil, fmt.Errorf("snapshot: read %s: %w", p, err)
 	}
 	s, err = schema.DecodeTableSchema(data)
+	if errors.Is(err, schema.ErrUnsupportedType) {
+		return nil, fmt.Errorf("snapshot: %s: %w", p, err) // well-formed, not corrupt
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %w", ErrCorrupt, p, err)
 	}

@@ -19,7 +19,7 @@ import (
 // ddlHandler is the outermost protocol handler: it executes the DDL that
 // GMS cannot (Flink/Spark/Doris CREATE TABLE, CREATE TABLE … LIKE with the
 // exact Paimon schema, every ALTER TABLE it parses, SHOW CREATE TABLE in
-// Paimon form) directly against the provider, and hands every other
+// MySQL form and SHOW CREATE PAIMON TABLE) directly against the provider, and hands every other
 // statement to the wrapped handler unchanged. A statement the front cannot
 // parse goes to GMS when GMS's parser accepts it (MySQL syntax the front
 // lacks, e.g. inline indexes); otherwise the front's syntax error (1064) is
@@ -156,9 +156,33 @@ func (h *ddlHandler) execDDL(ctx *sql.Context, stmt any) (*sqltypes.Result, erro
 		if err != nil {
 			return nil, err
 		}
-		return showCreateResult(name, ShowCreateTable(name, ts)), nil
+		if s.paimon {
+			return showCreateResult(name, ShowCreateTable(name, ts)), nil
+		}
+		ddl, err := ShowCreateTableMySQL(name, ts)
+		if err != nil {
+			return nil, err
+		}
+		return showCreateResult(name, ddl), nil
 	}
 	return nil, fmt.Errorf("lakesql: unexpected DDL statement %T", stmt)
+}
+
+// dataType is the nullable Paimon type of a column definition: its exact
+// Paimon type when one was given in an executable comment, else the mapping
+// of its type text.
+func (c colDef) dataType(flink bool) (schema.DataType, error) {
+	if !c.paimonType {
+		return columnType(c.typeText, flink)
+	}
+	t, err := schema.ParseDataType(c.typeText)
+	if err != nil {
+		return schema.DataType{}, fmt.Errorf("unknown Paimon type %s", c.typeText)
+	}
+	if err := t.Validate(); err != nil {
+		return schema.DataType{}, fmt.Errorf("column type %s: %v", c.typeText, err)
+	}
+	return t.WithNullable(true), nil
 }
 
 // tableSchema builds the schema of CREATE TABLE (ids and defaults are
@@ -166,11 +190,11 @@ func (h *ddlHandler) execDDL(ctx *sql.Context, stmt any) (*sqltypes.Result, erro
 func (s *createTableStmt) tableSchema() (*schema.TableSchema, error) {
 	flink := s.flink
 	for _, c := range s.cols {
-		flink = flink || isFlinkType(c.typeText)
+		flink = flink || !c.paimonType && isFlinkType(c.typeText)
 	}
 	ts := &schema.TableSchema{PrimaryKeys: s.primaryKey, PartitionKeys: s.partitionKeys, Options: schema.Options{}, Comment: s.comment}
 	for _, c := range s.cols {
-		t, err := columnType(c.typeText, flink)
+		t, err := c.dataType(flink)
 		if err != nil {
 			return nil, fmt.Errorf("%w: column %s: %v", errUnsupported, c.name, err)
 		}
@@ -190,11 +214,11 @@ func (s *alterTableStmt) schemaChanges() ([]provider.SchemaChange, error) {
 	flink := s.flink
 	for _, a := range s.actions {
 		if a.col.typeText != "" {
-			flink = flink || isFlinkType(a.col.typeText)
+			flink = flink || !a.col.paimonType && isFlinkType(a.col.typeText)
 		}
 	}
 	colType := func(c colDef) (schema.DataType, error) {
-		t, err := columnType(c.typeText, flink)
+		t, err := c.dataType(flink)
 		if err != nil {
 			return t, fmt.Errorf("%w: column %s: %v", errUnsupported, c.name, err)
 		}

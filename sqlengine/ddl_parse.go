@@ -34,6 +34,7 @@ type token struct {
 	kind       tokKind
 	text       string // identifier/symbol/number text, or the unquoted string value
 	start, end int    // byte offsets in the statement
+	exec       int    // n > 0: inside the n-th executable comment /*!…*/
 }
 
 func (t token) String() string {
@@ -49,12 +50,31 @@ func (t token) String() string {
 }
 
 // tokenize splits a statement into tokens, skipping whitespace and comments.
+// The text of an executable comment /*!…*/ (MySQL's, with an optional
+// version number, which is ignored) is tokenized as statement text, its
+// tokens marked with the comment's number: the MySQL form of SHOW CREATE
+// TABLE keeps the Paimon-only parts in /*!99999 … */, which MySQL skips.
 func tokenize(s string) ([]token, error) {
 	var out []token
 	i := 0
+	exec, execs, execStart := 0, 0, 0
+	add := func(t token) {
+		t.exec = exec
+		out = append(out, t)
+	}
 	for i < len(s) {
 		c := s[i]
 		switch {
+		case exec > 0 && c == '*' && i+1 < len(s) && s[i+1] == '/':
+			exec = 0
+			i += 2
+		case exec == 0 && c == '/' && i+2 < len(s) && s[i+1] == '*' && s[i+2] == '!':
+			execs++
+			exec, execStart = execs, i
+			i += 3
+			for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+				i++
+			}
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
 			i++
 		case c == '-' && i+1 < len(s) && s[i+1] == '-', c == '#':
@@ -85,7 +105,7 @@ func tokenize(s string) ([]token, error) {
 				b.WriteByte(s[j])
 				j++
 			}
-			out = append(out, token{kind: tokString, text: b.String(), start: i, end: j + 1})
+			add(token{kind: tokString, text: b.String(), start: i, end: j + 1})
 			i = j + 1
 		case c == '`':
 			var b strings.Builder
@@ -105,26 +125,29 @@ func tokenize(s string) ([]token, error) {
 				b.WriteByte(s[j])
 				j++
 			}
-			out = append(out, token{kind: tokQuotedIdent, text: b.String(), start: i, end: j + 1})
+			add(token{kind: tokQuotedIdent, text: b.String(), start: i, end: j + 1})
 			i = j + 1
 		case isIdentByte(c) && !(c >= '0' && c <= '9'):
 			j := i
 			for j < len(s) && isIdentByte(s[j]) {
 				j++
 			}
-			out = append(out, token{kind: tokIdent, text: s[i:j], start: i, end: j})
+			add(token{kind: tokIdent, text: s[i:j], start: i, end: j})
 			i = j
 		case c >= '0' && c <= '9' || (c == '-' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9'):
 			j := i + 1
 			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.') {
 				j++
 			}
-			out = append(out, token{kind: tokNumber, text: s[i:j], start: i, end: j})
+			add(token{kind: tokNumber, text: s[i:j], start: i, end: j})
 			i = j
 		default:
-			out = append(out, token{kind: tokSymbol, text: string(c), start: i, end: i + 1})
+			add(token{kind: tokSymbol, text: string(c), start: i, end: i + 1})
 			i++
 		}
+	}
+	if exec > 0 {
+		return nil, fmt.Errorf("%w: unterminated comment at position %d", errDDLSyntax, execStart)
 	}
 	out = append(out, token{kind: tokEOF, start: len(s), end: len(s)})
 	return out, nil
@@ -367,6 +390,10 @@ type colDef struct {
 	notNull  bool
 	comment  *string
 	pk       bool
+	// paimonType: typeText is the exact Paimon type of an executable
+	// comment after the MySQL type (`ts` datetime(3) /*!99999 TIMESTAMP(3)
+	// WITH LOCAL TIME ZONE */), which wins over the MySQL spelling.
+	paimonType bool
 }
 
 // columnStop are the words that end a column's type at nesting depth 0.
@@ -381,6 +408,7 @@ var columnStop = map[string]bool{
 func (p *parser) column() (colDef, error) {
 	var c colDef
 	var err error
+	nameExec := p.peek().exec
 	if c.name, err = p.ident(); err != nil {
 		return c, err
 	}
@@ -389,7 +417,7 @@ func (p *parser) column() (colDef, error) {
 	depth := 0
 	for {
 		t := p.peek()
-		if t.kind == tokEOF {
+		if t.kind == tokEOF || t.exec != nameExec {
 			break
 		}
 		if depth == 0 {
@@ -439,6 +467,13 @@ func (p *parser) column() (colDef, error) {
 			}
 		case p.atKw("AUTO_INCREMENT"):
 			return c, fmt.Errorf("%w: column %s: AUTO_INCREMENT is not supported by Paimon tables", errUnsupported, c.name)
+		case p.peek().exec > 0 && p.peek().exec != nameExec && p.peek().kind == tokIdent && !c.paimonType:
+			id := p.peek().exec
+			start, end := p.peek().start, p.peek().end
+			for p.peek().exec == id && p.peek().kind != tokEOF {
+				end = p.next().end
+			}
+			c.typeText, c.paimonType = strings.TrimSpace(p.src[start:end]), true
 		default:
 			return c, nil
 		}
@@ -482,7 +517,12 @@ type alterTableStmt struct {
 	flink    bool
 }
 
-type showCreateTableStmt struct{ db, name string }
+// showCreateTableStmt is SHOW CREATE TABLE (MySQL form) or SHOW CREATE
+// PAIMON TABLE (the Flink/Paimon DDL).
+type showCreateTableStmt struct {
+	db, name string
+	paimon   bool
+}
 
 // parseDDL parses the statements the front handles. ok is false when q is
 // not one of them (it goes to GMS unchanged).
@@ -511,6 +551,19 @@ func parseDDL(q string) (stmt any, ok bool, err error) {
 			return nil, false, nil // AS OF, system tables: GMS
 		}
 		return &showCreateTableStmt{db: db, name: name}, true, nil
+	case p.atKw("SHOW", "CREATE", "PAIMON", "TABLE"):
+		p.pos += 4
+		db, name, err := p.tableName()
+		if err != nil {
+			return nil, true, err
+		}
+		if err := p.end(); err != nil {
+			return nil, true, fmt.Errorf("%w: SHOW CREATE PAIMON TABLE takes a table name only (no AS OF)", errUnsupported)
+		}
+		if strings.Contains(name, "$") {
+			return nil, true, fmt.Errorf("%w: SHOW CREATE PAIMON TABLE %s: system tables and branches have no Paimon DDL; use SHOW CREATE TABLE", errUnsupported, name)
+		}
+		return &showCreateTableStmt{db: db, name: name, paimon: true}, true, nil
 	}
 	return nil, false, nil
 }
@@ -600,6 +653,10 @@ func (p *parser) createTable() (*createTableStmt, error) {
 		}
 	}
 	for !p.atSym(";") && p.peek().kind != tokEOF {
+		// Clauses inside an executable comment (the MySQL form of SHOW
+		// CREATE TABLE) do not make the statement Flink-dialect: its column
+		// types are MySQL's.
+		exec, flink := p.peek().exec, s.flink
 		switch {
 		case p.acceptKw("COMMENT"):
 			p.acceptSym("=")
@@ -668,6 +725,9 @@ func (p *parser) createTable() (*createTableStmt, error) {
 		case p.acceptSym(","):
 		default:
 			return nil, p.errorf("unexpected table clause")
+		}
+		if exec > 0 {
+			s.flink = flink
 		}
 	}
 	return s, p.end()

@@ -98,7 +98,10 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 // Extra rules run before GMS's own (lakesql's access policy).
 func NewEngine(pro *provider.Provider, readOnly bool, pre ...analyzer.Rule) *sqle.Engine {
 	provider.InstallStrictRule() // strict-mode checks of written values (provider/strict.go)
-	b := builtins.Install(analyzer.NewBuilder(pro)).AddPostAnalyzeRule(provider.PushdownRuleID, provider.PushdownRule)
+	b := analyzer.NewBuilder(pro)
+	b = builtins.Install(b) // MySQL's answers where GMS's built-ins differ (builtins/)
+	b = b.AddPostAnalyzeRule(provider.PushdownRuleID, provider.PushdownRule)
+	b = withoutIndexSortElision(b)
 	for _, r := range pre {
 		b = b.AddPreAnalyzeRule(r.Id, r.Apply)
 	}

@@ -188,7 +188,17 @@ func TestServerColumns(t *testing.T) {
 			if slices.Contains(sch.PrimaryKeys, f.Name) {
 				key = "PRI"
 			}
-			want = append(want, fmt.Sprintf("%s %d %s %s %s", f.Name, i+1, mysqlColumnType(&f.Type), null, key))
+			typ := mysqlColumnType(&f.Type)
+			if slices.Contains(sch.PrimaryKeys, f.Name) || slices.Contains(sch.PartitionKeys, f.Name) {
+				// Key and partition columns get a keyable type (README).
+				switch typ {
+				case "text", "longtext":
+					typ = fmt.Sprintf("varchar(%d)", min(f.Type.Length, 16383))
+				case "blob", "longblob":
+					typ = fmt.Sprintf("varbinary(%d)", min(f.Type.Length, 65535))
+				}
+			}
+			want = append(want, fmt.Sprintf("%s %d %s %s %s", f.Name, i+1, typ, null, key))
 		}
 		if !slices.Equal(got[name], want) {
 			t.Errorf("%s: information_schema.COLUMNS\n got %q\nwant %q", name, got[name], want)
@@ -201,7 +211,7 @@ func TestServerColumns(t *testing.T) {
 func TestServerDescribe(t *testing.T) {
 	db := serverDB(t)
 	want := [][]string{
-		{"f0", "longtext", "NO", "PRI", "NULL", ""},
+		{"f0", "varchar(16383)", "NO", "PRI", "NULL", ""}, // a STRING key: a keyable MySQL type
 		{"f1", "int", "NO", "PRI", "NULL", ""},
 		{"f2", "int", "NO", "PRI", "NULL", ""},
 		{"f3", "double", "YES", "", "NULL", ""},
@@ -237,13 +247,14 @@ func TestServerDescribe(t *testing.T) {
 	}
 }
 
-// TestServerShowCreateTable: the primary key, the partition keys and the
-// table options (in the table COMMENT).
+// TestServerShowCreateTable: SHOW CREATE PAIMON TABLE shows the primary
+// key, the partition keys and the table options (also in the table COMMENT
+// of information_schema.TABLES); SHOW CREATE TABLE shows them in MySQL's form.
 func TestServerShowCreateTable(t *testing.T) {
 	db := serverDB(t)
-	got := queryStrings(t, db, "SHOW CREATE TABLE pk_09")
+	got := queryStrings(t, db, "SHOW CREATE PAIMON TABLE pk_09")
 	if len(got) != 1 || got[0][0] != "pk_09" {
-		t.Fatalf("SHOW CREATE TABLE pk_09 = %q", got)
+		t.Fatalf("SHOW CREATE PAIMON TABLE pk_09 = %q", got)
 	}
 	ddl := got[0][1]
 	for _, want := range []string{
@@ -257,12 +268,31 @@ func TestServerShowCreateTable(t *testing.T) {
 		"'deletion-vectors.enabled' = 'true'",
 	} {
 		if !strings.Contains(ddl, want) {
-			t.Errorf("SHOW CREATE TABLE pk_09 lacks %q:\n%s", want, ddl)
+			t.Errorf("SHOW CREATE PAIMON TABLE pk_09 lacks %q:\n%s", want, ddl)
 		}
 	}
 	// An append table: no PRIMARY KEY.
-	ddl = queryStrings(t, db, "SHOW CREATE TABLE append_with_bloomfilter")[0][1]
+	ddl = queryStrings(t, db, "SHOW CREATE PAIMON TABLE append_with_bloomfilter")[0][1]
 	if strings.Contains(ddl, "PRIMARY KEY") || !strings.Contains(ddl, "'file-index.bloom-filter.columns' = 'f0,f1,f2,f3,f4'") {
+		t.Errorf("SHOW CREATE PAIMON TABLE append_with_bloomfilter:\n%s", ddl)
+	}
+	// The MySQL form of the same tables.
+	ddl = queryStrings(t, db, "SHOW CREATE TABLE pk_09")[0][1]
+	for _, want := range []string{
+		"CREATE TABLE `pk_09` (\n",
+		"  `f0` varchar(16383) NOT NULL /*!99999 STRING */,\n",
+		"  `f3` double DEFAULT NULL",
+		"  PRIMARY KEY (`f0`,`f1`,`f2`)\n) ENGINE=Paimon DEFAULT CHARSET=utf8mb4",
+		"/*!99999 PARTITIONED BY (`f1`) WITH (",
+		"'bucket' = '2'",
+		"'deletion-vectors.enabled' = 'true'",
+	} {
+		if !strings.Contains(ddl, want) {
+			t.Errorf("SHOW CREATE TABLE pk_09 lacks %q:\n%s", want, ddl)
+		}
+	}
+	ddl = queryStrings(t, db, "SHOW CREATE TABLE append_with_bloomfilter")[0][1]
+	if strings.Contains(ddl, "PRIMARY KEY") || !strings.Contains(ddl, "'file-index.bloom-filter.columns' = 'f0,f1,f2,f3,f4'") || !strings.Contains(ddl, ") ENGINE=Paimon") {
 		t.Errorf("SHOW CREATE TABLE append_with_bloomfilter:\n%s", ddl)
 	}
 	// The same comment in information_schema.TABLES.

@@ -79,7 +79,7 @@ func TestServerCLI(t *testing.T) {
 	t.Run("DESCRIBE", func(t *testing.T) {
 		got := mysqlCLI(t, "DESCRIBE "+ttTable)
 		want := [][]string{
-			{"f0", "longtext", "NO", "PRI", "NULL", ""},
+			{"f0", "varchar(16383)", "NO", "PRI", "NULL", ""},
 			{"f1", "int", "NO", "PRI", "NULL", ""},
 			{"f2", "int", "NO", "PRI", "NULL", ""},
 			{"f3", "double", "YES", "", "NULL", ""},

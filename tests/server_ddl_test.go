@@ -526,32 +526,42 @@ func TestServerDDLAlter(t *testing.T) {
 	}
 }
 
-// TestServerDDLShowCreateTable: SHOW CREATE TABLE shows keys, partitions
-// and options, and its output creates an identical table.
+// TestServerDDLShowCreateTable: SHOW CREATE PAIMON TABLE shows keys,
+// partitions and options as Flink DDL, SHOW CREATE TABLE shows MySQL's form;
+// the output of either creates an identical table.
 func TestServerDDLShowCreateTable(t *testing.T) {
 	s := startDDLServer(t)
 	s.exec(t, "CREATE TABLE sc (dt STRING, id BIGINT COMMENT 'it''s the id', at TIMESTAMP(3), m MAP<STRING, ROW<a INT, b STRING>>, "+
 		"PRIMARY KEY (dt, id) NOT ENFORCED) COMMENT 'show me' PARTITIONED BY (dt) WITH ('bucket' = '3', 'merge-engine' = 'partial-update')",
 		"CREATE TABLE plain (a INT, at TIMESTAMP(3) WITHOUT TIME ZONE, ltz TIMESTAMP_LTZ(3))")
-	for _, name := range []string{"sc", "plain"} {
-		rows := queryStrings(t, s.conn, "SHOW CREATE TABLE "+name)
+	for _, c := range []struct{ name, stmt, suffix string }{
+		{"sc", "SHOW CREATE PAIMON TABLE", "_copy"}, {"plain", "SHOW CREATE PAIMON TABLE", "_copy"},
+		{"sc", "SHOW CREATE TABLE", "_mysql"}, {"plain", "SHOW CREATE TABLE", "_mysql"},
+	} {
+		name := c.name
+		rows := queryStrings(t, s.conn, c.stmt+" "+name)
 		if len(rows) != 1 || rows[0][0] != name {
-			t.Fatalf("SHOW CREATE TABLE %s = %q", name, rows)
+			t.Fatalf("%s %s = %q", c.stmt, name, rows)
 		}
 		ddl := rows[0][1]
-		if name == "sc" {
-			for _, want := range []string{"PRIMARY KEY (`dt`, `id`) NOT ENFORCED", "PARTITIONED BY (`dt`)", "'bucket' = '3'", "'merge-engine' = 'partial-update'", "COMMENT 'show me'", "'it''s the id'"} {
-				if !strings.Contains(ddl, want) {
-					t.Errorf("SHOW CREATE TABLE sc lacks %q:\n%s", want, ddl)
-				}
+		wants := map[string][]string{
+			"SHOW CREATE PAIMON TABLE sc": {"PRIMARY KEY (`dt`, `id`) NOT ENFORCED", "PARTITIONED BY (`dt`)", "'bucket' = '3'", "'merge-engine' = 'partial-update'", "COMMENT 'show me'", "'it''s the id'"},
+			"SHOW CREATE TABLE sc": {"  `dt` varchar(16383) NOT NULL /*!99999 STRING */,\n", "  `id` bigint NOT NULL COMMENT 'it''s the id',\n",
+				"  `at` datetime(3) DEFAULT NULL,\n", "  `m` json /*!99999 MAP<STRING, ROW<`a` INT, `b` STRING>> */,\n", "  PRIMARY KEY (`dt`,`id`)\n",
+				") ENGINE=Paimon DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_bin COMMENT='show me' /*!99999 PARTITIONED BY (`dt`) WITH ('bucket' = '3', 'merge-engine' = 'partial-update') */"},
+			"SHOW CREATE TABLE plain": {"  `a` int DEFAULT NULL,\n", "  `ltz` datetime(3) DEFAULT NULL /*!99999 TIMESTAMP(3) WITH LOCAL TIME ZONE */\n) ENGINE=Paimon"},
+		}
+		for _, want := range wants[c.stmt+" "+name] {
+			if !strings.Contains(ddl, want) {
+				t.Errorf("%s %s lacks %q:\n%s", c.stmt, name, want, ddl)
 			}
 		}
-		s.exec(t, strings.Replace(ddl, "CREATE TABLE `"+name+"`", "CREATE TABLE `"+name+"_copy`", 1))
-		a, b := s.latest(t, "ddl", name), s.latest(t, "ddl", name+"_copy")
+		s.exec(t, strings.Replace(ddl, "CREATE TABLE `"+name+"`", "CREATE TABLE `"+name+c.suffix+"`", 1))
+		a, b := s.latest(t, "ddl", name), s.latest(t, "ddl", name+c.suffix)
 		if !slices.Equal(fieldsText(a.Fields), fieldsText(b.Fields)) || !slices.Equal(a.PrimaryKeys, b.PrimaryKeys) ||
 			!slices.Equal(a.PartitionKeys, b.PartitionKeys) || fmt.Sprint(a.Options) != fmt.Sprint(b.Options) ||
 			fmt.Sprint(a.Comment) != fmt.Sprint(b.Comment) && *a.Comment != *b.Comment {
-			t.Errorf("SHOW CREATE TABLE %s does not round-trip:\n%s\n%s\n%s", name, ddl, a, b)
+			t.Errorf("%s %s does not round-trip:\n%s\n%s\n%s", c.stmt, name, ddl, a, b)
 		}
 	}
 	// Options also show in t$options when the system table exists.
@@ -573,6 +583,8 @@ func TestServerDDLShowCreateTable(t *testing.T) {
 		}
 	}
 	s.fails(t, "SHOW CREATE TABLE nosuch", 1146)
+	s.fails(t, "SHOW CREATE PAIMON TABLE nosuch", 1146)
+	s.fails(t, "SHOW CREATE PAIMON TABLE `sc$snapshots`", 1105, "SHOW CREATE TABLE")
 }
 
 // TestServerDDLReadOnly: the read-only fixture server rejects DDL.

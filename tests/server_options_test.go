@@ -77,3 +77,26 @@ func indexByte(s string, c byte) int {
 	}
 	return len(s)
 }
+
+// TestServerCreateIndex: CREATE INDEX adds the columns to Paimon's
+// bloom-filter file index option; UNIQUE/FULLTEXT indexes and unknown
+// columns are refused before anything changes.
+func TestServerCreateIndex(t *testing.T) {
+	s := startDDLServer(t)
+	s.exec(t, "CREATE TABLE t (id BIGINT PRIMARY KEY, a INT, b STRING)",
+		"CREATE INDEX ia ON t (a)", "CREATE INDEX iab ON t (a, b(10))", "ALTER TABLE t ADD INDEX ib (b(4))")
+	if got := s.latest(t, "ddl", "t").Options["file-index.bloom-filter.columns"]; got != "a,b" {
+		t.Errorf("file-index.bloom-filter.columns = %q", got)
+	}
+	n := len(s.schemas(t, "ddl", "t"))
+	s.fails(t, "CREATE UNIQUE INDEX u ON t (a)", 1235, "primary key")
+	s.fails(t, "CREATE FULLTEXT INDEX f ON t (b)", 0)
+	s.fails(t, "CREATE INDEX n ON t (nosuch)", 0, "nosuch")
+	if got := len(s.schemas(t, "ddl", "t")); got != n {
+		t.Errorf("refused CREATE INDEX wrote %d schemas", got-n)
+	}
+	s.exec(t, "INSERT INTO t VALUES (1, 2, 'x')")
+	if got := queryStrings(t, s.conn, "SELECT a, b FROM t WHERE a = 2"); len(got) != 1 || got[0][1] != "x" {
+		t.Errorf("SELECT = %q", got)
+	}
+}

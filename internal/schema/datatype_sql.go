@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -204,6 +205,9 @@ func ParseDataType(s string) (DataType, error) {
 	t, err := p.parseWithNullability(0)
 	if err == nil && p.cur+1 < len(p.toks) {
 		err = fmt.Errorf("unexpected token %q", p.toks[p.cur+1].val)
+	}
+	if errors.Is(err, errUnknownTypeName) {
+		return DataType{}, fmt.Errorf("%w %s (lakesql does not know this Paimon type)", ErrUnsupportedType, s)
 	}
 	if err != nil {
 		return DataType{}, fmt.Errorf("%w: data type %q: %v", ErrCorrupt, s, err)
@@ -591,8 +595,19 @@ func (p *typeParser) parseByKeyword(depth int) (DataType, error) {
 	case "ROW":
 		return p.parseRow(depth)
 	}
+	if newerPaimonTypes[strings.ToUpper(kw.val)] {
+		return DataType{}, fmt.Errorf("%w: %s", errUnknownTypeName, kw.val)
+	}
 	return DataType{}, fmt.Errorf("unsupported type: %s", kw.val)
 }
+
+// newerPaimonTypes are type names of newer Paimon versions that lakesql
+// cannot represent (Paimon 2.x VECTOR(elem, dim)); ParseDataType reports
+// them as ErrUnsupportedType, not ErrCorrupt: the file is well-formed.
+var newerPaimonTypes = map[string]bool{"VECTOR": true}
+
+// errUnknownTypeName marks a type name of newerPaimonTypes.
+var errUnknownTypeName = errors.New("unsupported type")
 
 func (p *typeParser) parseRow(depth int) (DataType, error) {
 	open, end := tokBeginSub, tokEndSub

@@ -10,6 +10,9 @@ import (
 var (
 	// ErrCorrupt marks malformed schema JSON or an unparsable data type.
 	ErrCorrupt = errors.New("schema: corrupt")
+	// ErrUnsupportedType marks a data type lakesql does not know (a newer
+	// Paimon's VECTOR, …): the file is well-formed, so it is not ErrCorrupt.
+	ErrUnsupportedType = errors.New("schema: unsupported data type")
 	// ErrInvalidOption marks a table option whose value cannot be parsed.
 	ErrInvalidOption = errors.New("schema: invalid option")
 	// ErrInvalidOptionValue marks a table option set to a value outside
