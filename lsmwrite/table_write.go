@@ -203,9 +203,6 @@ func NewTableWrite(ctx context.Context, st storage.Storage, sch *schema.TableSch
 			keyTypes[i] = f.Type
 		}
 		w.keyCmp = kv.NewKeyComparator(keyTypes)
-		if fast := fastKeyComparator(keyTypes); fast != nil {
-			w.keyCmp = fast
-		}
 		w.seqCmp = w.mff.SequenceComparator()
 		w.ignoreDelete = core.IgnoreDelete
 		if w.ignoreUpdateBefore, err = boolOption(sch.Options, optIgnoreUpdateBefore); err != nil {
