@@ -2,4 +2,49 @@
 // manifests → live files → DataSplits, partition and statistics pruning,
 // schema evolution by field id, merge-on-read of sorted runs, and
 // deletion-vector filtering.
+//
+// Layers: a Table wraps the long-lived snapshot.Table handle (storage,
+// managers, the live-files scan over the process-wide manifest cache);
+// Table.Plan resolves the snapshot and schema once and lists the splits;
+// Plan.NewReader prepares one sortedrun.Reader (the sorted-run reader shared
+// with lsmwrite's compaction) and one DV cache for the plan; Reader.Read
+// returns rows, Reader.ReadBatches column batches (datafile.Batch).
+//
+// Read paths:
+//   - ReadRaw splits (append tables, deletion-vector and first-row tables,
+//     read-optimized scans, delta reads) are decoded from Parquet pages into
+//     typed vectors (sortedrun.OpenBatches); deletion vectors and the filter
+//     become the batch selection. Rows are produced from batches in one
+//     conversion per batch (each column boxed at once).
+//   - ReadMerge splits (primary-key buckets) are split into sections of
+//     overlapping files (kv.IntervalPartition); each section's sorted runs
+//     (sortedrun.OpenKeyValues, one file open per data file) are merged by
+//     the table's merge function (kv.SortMergeReader); ReadBatches collects
+//     the merged rows into batches.
+//
+// Concurrency:
+//   - Table, Plan and Reader are immutable after construction and safe for
+//     concurrent use; a server may keep a Table for the life of the process
+//     (it holds no snapshot state) and run the splits of one plan on several
+//     goroutines (each Read / ReadBatches call has its own iterator).
+//   - A RowIterator or BatchIterator belongs to one goroutine. Rows returned
+//     by RowIterator.Next are fresh and may be kept; a batch's vectors are
+//     valid until the next BatchIterator.Next call (strings and boxed values
+//     in them may be kept).
+//   - The manifest cache (package snapshot) and a Reader's DV cache are
+//     shared and synchronized; both cache immutable files, so they are never
+//     stale. Cached manifest entries are shared and must not be modified.
+//
+// Invariants:
+//   - A plan reads one snapshot with one schema (the latest schema for the
+//     latest snapshot, the snapshot's own schema for time travel, as Java
+//     does); files written with older schemas are mapped by field id, and
+//     fields added later read as NULL.
+//   - Filters prune by statistics only where the statistics are of the read
+//     type (never across a schema-evolution cast); rows are always filtered
+//     again after the merge (SQL three-valued semantics: only True passes).
+//   - Level-0 files are invisible to raw reads of primary-key tables, as in
+//     Java; merge reads see every level.
+//   - Each data file is opened once per read; each DV index file is read
+//     once per plan.
 package lsmread

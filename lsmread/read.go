@@ -2,14 +2,12 @@ package lsmread
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/lakesql/lakesql/internal/binaryrow"
 	"github.com/lakesql/lakesql/internal/datafile"
-	"github.com/lakesql/lakesql/internal/dv"
 	"github.com/lakesql/lakesql/internal/kv"
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/internal/sortedrun"
@@ -98,7 +96,7 @@ func (p *Plan) NewReader() (*Reader, error) {
 // Read opens a split.
 func (r *Reader) Read(ctx context.Context, split *DataSplit) (RowIterator, error) {
 	if split.Mode == ReadRaw {
-		return &rawIterator{r: r, ctx: ctx, split: split}, nil
+		return newRawIterator(r, ctx, split), nil
 	}
 	return r.openMerge(ctx, split)
 }
@@ -135,66 +133,65 @@ func (r *Reader) project(row []any) []any {
 
 // ---- raw reads (append tables, DV and first-row primary-key tables) ----
 
+// rawIterator produces the rows of a raw split from its column batches, in
+// one conversion per batch: each output column is boxed at once, and the
+// rows are fresh sub-slices of one slab per batch.
 type rawIterator struct {
-	r     *Reader
-	ctx   context.Context
-	split *DataSplit
-	next  int // next file index
-	cur   *sortedrun.RowReader
+	batches rawBatches
+	b       datafile.Batch
+	cols    [][]any // boxed output columns of the current batch
+	rows    [][]any // rows of the current batch that remain
+	i       int
+}
+
+func newRawIterator(r *Reader, ctx context.Context, split *DataSplit) *rawIterator {
+	return &rawIterator{batches: rawBatches{r: r, ctx: ctx, split: split}}
 }
 
 func (it *rawIterator) Next() ([]any, error) {
-	for {
-		if it.cur != nil {
-			row, err := it.cur.Next()
-			if err == nil {
-				if out := it.r.project(row); out != nil {
-					return out, nil
-				}
-				continue
-			}
-			if !errors.Is(err, io.EOF) {
-				return nil, err
-			}
-			if err := it.cur.Close(); err != nil {
-				return nil, err
-			}
-			it.cur = nil
-		}
-		if err := it.openNext(); err != nil {
+	for it.i >= len(it.rows) {
+		if err := it.batches.Next(&it.b); err != nil {
 			return nil, err
 		}
+		it.convert()
 	}
+	row := it.rows[it.i]
+	it.i++
+	return row, nil
 }
 
-func (it *rawIterator) openNext() error {
-	if it.next >= len(it.split.Files) {
-		return io.EOF
+// convert boxes the current batch into rows.
+func (it *rawIterator) convert() {
+	b := &it.b
+	nc := len(b.Cols)
+	if len(it.cols) != nc {
+		it.cols = make([][]any, nc)
 	}
-	fi := it.next
-	it.next++
-	f := &it.split.Files[fi]
-	if err := checkFormat(f); err != nil {
-		return err
-	}
-	var vec dv.DeletionVector
-	if fi < len(it.split.DeletionFiles) && it.split.DeletionFiles[fi] != nil {
-		var err error
-		if vec, err = it.r.dvs.Load(it.ctx, it.split.DeletionFiles[fi]); err != nil {
-			return fmt.Errorf("lsmread: deletion vector of %s: %w", f.FileName, err)
+	for c := range b.Cols {
+		if cap(it.cols[c]) < b.Len {
+			it.cols[c] = make([]any, b.Len)
 		}
+		it.cols[c] = it.cols[c][:b.Len]
+		b.Cols[c].Box(it.cols[c])
 	}
-	var groups sortedrun.GroupFilter
-	if it.r.filter != nil {
-		groups = it.r.rowGroups
+	n := b.Rows()
+	slab := make([]any, n*nc)
+	it.rows = it.rows[:0]
+	for i := range n {
+		k := i
+		if b.Sel != nil {
+			k = int(b.Sel[i])
+		}
+		row := slab[i*nc : (i+1)*nc : (i+1)*nc]
+		for c := range nc {
+			row[c] = it.cols[c][k]
+		}
+		it.rows = append(it.rows, row)
 	}
-	cur, err := it.r.run.OpenRows(it.ctx, it.split.file(f), vec, groups)
-	if err != nil {
-		return err
-	}
-	it.cur = cur
-	return nil
+	it.i = 0
 }
+
+func (it *rawIterator) Close() error { return it.batches.Close() }
 
 // rowGroups returns the row groups whose statistics may match the filter,
 // or nil when all of them may.
@@ -220,15 +217,6 @@ func (r *Reader) rowGroups(rgs []datafile.RowGroupInfo, l *sortedrun.Layout) []i
 		keep = []int{}
 	}
 	return keep
-}
-
-func (it *rawIterator) Close() error {
-	if it.cur != nil {
-		err := it.cur.Close()
-		it.cur = nil
-		return err
-	}
-	return nil
 }
 
 // ---- merge-on-read ----

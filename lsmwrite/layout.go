@@ -10,11 +10,8 @@ import (
 // File and folder names of the write path (Java: DataFilePathFactory,
 // FileStorePathFactory, paimon-format.md §1).
 const (
-	// IndexDir is the folder of index files (HASH, deletion vectors),
-	// relative to the table root.
-	IndexDir = "index"
-	// IndexFilePrefix starts the name of every index file.
-	IndexFilePrefix = "index-"
+	// Index files (HASH, deletion vectors) are named and placed by package
+	// dv (dv.IndexDir, dv.IndexFileNamer).
 	bucketDirPrefix = "bucket-"
 	postponeDir     = "bucket-postpone"
 )
@@ -70,28 +67,6 @@ func ParseDataFileName(prefix, name string) (uuid string, n int64, format string
 		return "", 0, "", false
 	}
 	return rest[:dash], n, format, true
-}
-
-// IndexFileName is index-<uuid>-<n>.
-func IndexFileName(uuid string, n int64) string {
-	return IndexFilePrefix + uuid + "-" + strconv.FormatInt(n, 10)
-}
-
-// ParseIndexFileName splits an index file name.
-func ParseIndexFileName(name string) (uuid string, n int64, ok bool) {
-	rest, found := strings.CutPrefix(name, IndexFilePrefix)
-	if !found {
-		return "", 0, false
-	}
-	dash := strings.LastIndexByte(rest, '-')
-	if dash <= 0 {
-		return "", 0, false
-	}
-	n, err := strconv.ParseInt(rest[dash+1:], 10, 64)
-	if err != nil || n < 0 || strconv.FormatInt(n, 10) != rest[dash+1:] {
-		return "", 0, false
-	}
-	return rest[:dash], n, true
 }
 
 // dataFilePathFactory names the files of one (partition, bucket) writer: one

@@ -3,6 +3,9 @@ package lsmwrite_test
 import (
 	"testing"
 
+	"github.com/google/uuid"
+
+	"github.com/lakesql/lakesql/internal/dv"
 	"github.com/lakesql/lakesql/lsmwrite"
 	"github.com/lakesql/lakesql/snapshot/manifest"
 )
@@ -36,14 +39,15 @@ func TestLayoutRoundTrip(t *testing.T) {
 			t.Errorf("%q parsed", bad)
 		}
 	}
-	iname := lsmwrite.IndexFileName(u, 3)
+	// Index files are named by package dv (the one namer).
+	iname := dv.IndexFileName(uuid.MustParse(u), 3)
 	if iname != "index-"+u+"-3" {
 		t.Fatalf("index name %q", iname)
 	}
-	if gu, n, ok := lsmwrite.ParseIndexFileName(iname); !ok || gu != u || n != 3 {
-		t.Errorf("parse %q: %q %d %v", iname, gu, n, ok)
+	if gu, n, err := dv.ParseIndexFileName(iname); err != nil || gu.String() != u || n != 3 {
+		t.Errorf("parse %q: %q %d %v", iname, gu, n, err)
 	}
-	if _, _, ok := lsmwrite.ParseIndexFileName("index-manifest"); ok {
+	if _, _, err := dv.ParseIndexFileName("index-manifest"); err == nil {
 		t.Errorf("index-manifest parsed as an index file")
 	}
 }

@@ -3,55 +3,9 @@ package lsmwrite
 import (
 	"cmp"
 	"slices"
-	"strings"
 
 	"github.com/lakesql/lakesql/internal/kv"
-	"github.com/lakesql/lakesql/internal/schema"
 )
-
-// fastKeyComparator returns a comparator equivalent to kv.NewKeyComparator
-// for single-column keys of common types (integers, STRING/VARCHAR/CHAR),
-// without going through schema.Compare per value; nil when there is none.
-func fastKeyComparator(types []schema.DataType) kv.Comparator {
-	if len(types) != 1 {
-		return nil
-	}
-	nullFirst := func(a, b any) (int, bool) {
-		switch {
-		case a == nil && b == nil:
-			return 0, true
-		case a == nil:
-			return -1, true
-		case b == nil:
-			return 1, true
-		}
-		return 0, false
-	}
-	switch types[0].Root {
-	case schema.TypeBigInt:
-		return func(a, b []any) int {
-			if c, done := nullFirst(a[0], b[0]); done {
-				return c
-			}
-			return cmp.Compare(a[0].(int64), b[0].(int64))
-		}
-	case schema.TypeInt:
-		return func(a, b []any) int {
-			if c, done := nullFirst(a[0], b[0]); done {
-				return c
-			}
-			return cmp.Compare(a[0].(int32), b[0].(int32))
-		}
-	case schema.TypeVarChar, schema.TypeChar:
-		return func(a, b []any) int {
-			if c, done := nullFirst(a[0], b[0]); done {
-				return c
-			}
-			return strings.Compare(a[0].(string), b[0].(string))
-		}
-	}
-	return nil
-}
 
 // sortedRun is a RecordReader over a write buffer in sorted order: it sorts
 // a permutation (int32 indexes) instead of moving the records.

@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/lakesql/lakesql/internal/binaryrow"
+	"github.com/lakesql/lakesql/internal/dv"
 	"github.com/lakesql/lakesql/internal/kv"
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/internal/storage"
@@ -82,11 +83,10 @@ type TableWrite struct {
 	partOrder  []*partitionState
 	bufBytes   int64
 
-	created   []string
-	indexUUID string
-	indexNext int64
-	baseIndex []manifest.IndexManifestEntry // nil until loaded
-	indexRead bool
+	created    []string
+	indexNames *dv.IndexFileNamer
+	baseIndex  []manifest.IndexManifestEntry // nil until loaded
+	indexRead  bool
 
 	slab []any
 	perm []int32 // reused sort permutation
@@ -136,7 +136,7 @@ func NewTableWrite(ctx context.Context, st storage.Storage, sch *schema.TableSch
 	w := &TableWrite{
 		st: st, sch: sch, core: core, base: base, opts: opts,
 		partitions: map[string]*partitionState{},
-		indexUUID:  uuid.NewString(),
+		indexNames: dv.NewIndexFileNamer(),
 	}
 	pk := sch.IsPrimaryKeyTable()
 	switch {
@@ -203,9 +203,6 @@ func NewTableWrite(ctx context.Context, st storage.Storage, sch *schema.TableSch
 			keyTypes[i] = f.Type
 		}
 		w.keyCmp = kv.NewKeyComparator(keyTypes)
-		if fast := fastKeyComparator(keyTypes); fast != nil {
-			w.keyCmp = fast
-		}
 		w.seqCmp = w.mff.SequenceComparator()
 		w.ignoreDelete = core.IgnoreDelete
 		if w.ignoreUpdateBefore, err = boolOption(sch.Options, optIgnoreUpdateBefore); err != nil {
@@ -375,7 +372,7 @@ func (w *TableWrite) restore(ctx context.Context, p *partitionState) error {
 		if e.Kind != manifest.FileKindAdd || e.IndexFile.IndexType != manifest.IndexTypeHash || !bytes.Equal(e.Partition, p.row) {
 			continue
 		}
-		path := IndexDir + "/" + e.IndexFile.FileName
+		path := dv.IndexFilePath(e.IndexFile.FileName)
 		if e.IndexFile.ExternalPath != nil {
 			return fmt.Errorf("%w: HASH index file %s at external path %s", ErrUnsupported, e.IndexFile.FileName, *e.IndexFile.ExternalPath)
 		}
@@ -606,9 +603,8 @@ func (w *TableWrite) writeHashIndex(ctx context.Context, p *partitionState) ([]m
 	for _, b := range bks {
 		hashes := p.index.hashes[b]
 		data := EncodeHashIndex(hashes)
-		name := IndexFileName(w.indexUUID, w.indexNext)
-		w.indexNext++
-		path := IndexDir + "/" + name
+		name := w.indexNames.Next()
+		path := dv.IndexFilePath(name)
 		if w.core.IndexFileInDataFileDir {
 			path = p.path + BucketDir(manifest.Bucket(b)) + "/" + name
 		}

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/internal/storage"
@@ -106,35 +105,11 @@ func (v *sysSnapView) manifestMetas(ctx context.Context) ([]manifest.ManifestFil
 // liveFiles returns the ADD entries live in the snapshot, every level
 // included.
 func (v *sysSnapView) liveFiles(ctx context.Context) ([]manifest.ManifestEntry, error) {
-	metas, err := v.manifestMetas(ctx)
-	if err != nil {
-		return nil, err
+	if v.snap == nil {
+		return nil, nil
 	}
-	entries := make([][]manifest.ManifestEntry, len(metas))
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(4)
-	for i, m := range metas {
-		g.Go(func() error {
-			data, err := v.st.ReadAll(gctx, manifest.Path(m.FileName))
-			if err != nil {
-				return fmt.Errorf("read manifest %s: %w", m.FileName, err)
-			}
-			entries[i], err = manifest.ReadManifest(data, m.FileName)
-			return err
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
-	merger := manifest.NewEntryMerger()
-	for _, es := range entries {
-		for _, e := range es {
-			if err := merger.Add(e); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return merger.LiveFiles(), nil
+	live, _, err := snapshot.Scan(ctx, v.st, v.snap, snapshot.ScanOptions{}) // the shared live-files scan
+	return live, err
 }
 
 // javaTableLocation is the table root as Java's Path prints it

@@ -74,9 +74,17 @@
 // statistics inherited while the schema id is unchanged, schemaId the
 // latest schema of the branch.
 //
-// LiveEntries merges a snapshot's base and delta manifests into its live
-// data files; writers use it for sequence numbers, conflict checks and the
-// DELETE entries of updates.
+// Table is the long-lived handle on one branch of a table (storage and the
+// four managers); Table.Scan is the one live-files scan: it reads the
+// manifests of a snapshot's lists with a bounded fan-out (errgroup,
+// SetLimit) through the process-wide cache of decoded manifests
+// (CachedManifestList, CachedManifest, CachedIndexManifest; manifests are
+// immutable, so the cache never goes stale; cached entries are shared and
+// must not be modified), then filters and merges them in manifest order.
+// lsmread's planning, LiveEntries and inspect use it. LiveEntries merges a
+// snapshot's base and delta manifests into its live data files; writers use
+// it for sequence numbers, conflict checks and the DELETE entries of
+// updates.
 //
 // # Concurrency
 //

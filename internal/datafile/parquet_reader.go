@@ -35,6 +35,9 @@ type ParquetReader struct {
 	closed   bool
 
 	infos []RowGroupInfo
+
+	colTypes []schema.DataType // NextBatch's vector types
+	scratch  [][]any           // NextBatch's rows for nested columns
 }
 
 type planKind uint8

@@ -1,10 +1,6 @@
 package datafile
 
 import (
-	"bytes"
-	"cmp"
-	"math/big"
-
 	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/lakesql/lakesql/internal/schema"
@@ -123,10 +119,10 @@ func (r *ParquetReader) FileStats() []ColumnStats {
 				}
 				continue
 			}
-			if acc.Min == nil || CompareValues(s.Min, acc.Min) < 0 {
+			if acc.Min == nil || schema.Compare(&r.cols[j].Type, s.Min, acc.Min) < 0 {
 				acc.Min = s.Min
 			}
-			if acc.Max == nil || CompareValues(s.Max, acc.Max) > 0 {
+			if acc.Max == nil || schema.Compare(&r.cols[j].Type, s.Max, acc.Max) > 0 {
 				acc.Max = s.Max
 			}
 		}
@@ -136,88 +132,4 @@ func (r *ParquetReader) FileStats() []ColumnStats {
 		out[j] = acc
 	}
 	return out
-}
-
-// CompareValues orders two non-nil values of the same scalar type of the
-// value model (the order Parquet statistics use: signed integers, IEEE
-// floats, bytewise strings and binaries, numeric decimals of equal scale,
-// false < true). Values of different or nested types compare as equal.
-func CompareValues(a, b any) int {
-	switch x := a.(type) {
-	case bool:
-		y, ok := b.(bool)
-		if !ok || x == y {
-			return 0
-		}
-		if !x {
-			return -1
-		}
-		return 1
-	case int8:
-		if y, ok := b.(int8); ok {
-			return cmp.Compare(x, y)
-		}
-	case int16:
-		if y, ok := b.(int16); ok {
-			return cmp.Compare(x, y)
-		}
-	case int32:
-		if y, ok := b.(int32); ok {
-			return cmp.Compare(x, y)
-		}
-	case int64:
-		if y, ok := b.(int64); ok {
-			return cmp.Compare(x, y)
-		}
-	case float32:
-		if y, ok := b.(float32); ok {
-			return cmp.Compare(x, y)
-		}
-	case float64:
-		if y, ok := b.(float64); ok {
-			return cmp.Compare(x, y)
-		}
-	case string:
-		if y, ok := b.(string); ok {
-			return cmp.Compare(x, y)
-		}
-	case []byte:
-		if y, ok := b.([]byte); ok {
-			return bytes.Compare(x, y)
-		}
-	case schema.Date:
-		if y, ok := b.(schema.Date); ok {
-			return cmp.Compare(x, y)
-		}
-	case schema.Time:
-		if y, ok := b.(schema.Time); ok {
-			return cmp.Compare(x, y)
-		}
-	case schema.Timestamp:
-		if y, ok := b.(schema.Timestamp); ok {
-			if c := cmp.Compare(x.Millis, y.Millis); c != 0 {
-				return c
-			}
-			return cmp.Compare(x.NanoOfMilli, y.NanoOfMilli)
-		}
-	case schema.Decimal:
-		if y, ok := b.(schema.Decimal); ok {
-			return compareDecimals(x, y)
-		}
-	}
-	return 0
-}
-
-func compareDecimals(x, y schema.Decimal) int {
-	if x.Scale == y.Scale && x.Big == nil && y.Big == nil {
-		return cmp.Compare(x.Compact, y.Compact)
-	}
-	a, b := decimalBig(x), decimalBig(y)
-	// Bring both to the larger scale.
-	if x.Scale < y.Scale {
-		a = new(big.Int).Mul(a, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(y.Scale-x.Scale)), nil))
-	} else if y.Scale < x.Scale {
-		b = new(big.Int).Mul(b, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(x.Scale-y.Scale)), nil))
-	}
-	return a.Cmp(b)
 }

@@ -5,7 +5,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"math/big"
+	"strings"
 
 	"github.com/lakesql/lakesql/internal/schema"
 )
@@ -20,8 +20,23 @@ type Comparator func(a, b []any) int
 // Paimon allows in a primary key, except that schema.Compare is a total order
 // on FLOAT/DOUBLE (-0.0 < 0.0, NaN last) where Java's comparison of
 // floating-point keys with < and > is not.
+//
+// Single-column keys of BIGINT, INT and CHAR/VARCHAR get a specialized
+// comparator (the write buffer sort and merge-on-read compare keys more than
+// anything else); a value of another Go type falls back to schema.Compare.
 func NewKeyComparator(types []schema.DataType) Comparator {
 	ts := append([]schema.DataType(nil), types...)
+	if len(ts) == 1 {
+		t := &ts[0]
+		switch t.Root {
+		case schema.TypeBigInt:
+			return singleKeyComparator[int64](t, cmp.Compare[int64])
+		case schema.TypeInt:
+			return singleKeyComparator[int32](t, cmp.Compare[int32])
+		case schema.TypeVarChar, schema.TypeChar:
+			return singleKeyComparator[string](t, strings.Compare)
+		}
+	}
 	return func(a, b []any) int {
 		for i := range ts {
 			if c := schema.Compare(&ts[i], a[i], b[i]); c != 0 {
@@ -32,12 +47,25 @@ func NewKeyComparator(types []schema.DataType) Comparator {
 	}
 }
 
+// singleKeyComparator compares one-column keys holding T values.
+func singleKeyComparator[T any](t *schema.DataType, compare func(T, T) int) Comparator {
+	return func(a, b []any) int {
+		x, ok1 := a[0].(T)
+		y, ok2 := b[0].(T)
+		if ok1 && ok2 {
+			return compare(x, y)
+		}
+		return schema.Compare(t, a[0], b[0]) // NULLs, or a wrong Go type
+	}
+}
+
 // NewFieldsComparator returns a comparator of value rows that looks only at
 // the given field indexes, mirroring Java's UserDefinedSeqComparator: NULL
 // sorts first whatever the order, non-null values are compared naturally and
 // the result negated when ascending is false.
 func NewFieldsComparator(fields []int, types []schema.DataType, ascending bool) (Comparator, error) {
 	fs := append([]int(nil), fields...)
+	ts := append([]schema.DataType(nil), types...)
 	for _, f := range fs {
 		if f < 0 || f >= len(types) {
 			return nil, fmt.Errorf("%w: sequence field index %d out of range", ErrInvalidOption, f)
@@ -57,7 +85,7 @@ func NewFieldsComparator(fields []int, types []schema.DataType, ascending bool) 
 			case y == nil:
 				return 1
 			}
-			c := compareValues(x, y)
+			c := compareJava(&ts[f], x, y)
 			if c != 0 {
 				if !ascending {
 					return -c
@@ -80,33 +108,12 @@ func checkComparable(t *schema.DataType) error {
 	return fmt.Errorf("%w: comparison of type root %d", ErrUnsupported, t.Root)
 }
 
-// compareValues compares two non-null atomic values the way Java's generated
-// comparators do (GenerateUtils.generateCompare): numbers with < and > (so
-// -0.0 == 0.0 and NaN equals everything), strings and binaries bytewise
-// unsigned, false < true. Values of different Go types (never produced by a
-// correct reader) are ordered by a fixed type rank instead of panicking.
-func compareValues(x, y any) int {
+// compareJava compares two non-null atomic values of type t the way Java's
+// generated comparators do (GenerateUtils.generateCompare): schema.Compare,
+// except that FLOAT and DOUBLE compare with < and > (so -0.0 == 0.0 and NaN
+// equals everything).
+func compareJava(t *schema.DataType, x, y any) int {
 	switch a := x.(type) {
-	case int32:
-		if b, ok := y.(int32); ok {
-			return cmp.Compare(a, b)
-		}
-	case int64:
-		if b, ok := y.(int64); ok {
-			return cmp.Compare(a, b)
-		}
-	case string:
-		if b, ok := y.(string); ok {
-			return cmp.Compare(a, b)
-		}
-	case int8:
-		if b, ok := y.(int8); ok {
-			return cmp.Compare(a, b)
-		}
-	case int16:
-		if b, ok := y.(int16); ok {
-			return cmp.Compare(a, b)
-		}
 	case float32:
 		if b, ok := y.(float32); ok {
 			return ltgt(a, b)
@@ -115,41 +122,11 @@ func compareValues(x, y any) int {
 		if b, ok := y.(float64); ok {
 			return ltgt(a, b)
 		}
-	case bool:
-		if b, ok := y.(bool); ok {
-			switch {
-			case a == b:
-				return 0
-			case a:
-				return 1
-			}
-			return -1
-		}
-	case []byte:
-		if b, ok := y.([]byte); ok {
-			return bytes.Compare(a, b)
-		}
-	case schema.Decimal:
-		if b, ok := y.(schema.Decimal); ok {
-			return compareDecimal(a, b)
-		}
-	case schema.Date:
-		if b, ok := y.(schema.Date); ok {
-			return cmp.Compare(a, b)
-		}
-	case schema.Time:
-		if b, ok := y.(schema.Time); ok {
-			return cmp.Compare(a, b)
-		}
-	case schema.Timestamp:
-		if b, ok := y.(schema.Timestamp); ok {
-			return compareTimestamp(a, b)
-		}
 	}
-	return cmp.Compare(typeRank(x), typeRank(y))
+	return schema.Compare(t, x, y)
 }
 
-func ltgt[T int8 | int16 | int32 | int64 | float32 | float64](a, b T) int {
+func ltgt[T float32 | float64](a, b T) int {
 	if a > b {
 		return 1
 	}
@@ -159,13 +136,8 @@ func ltgt[T int8 | int16 | int32 | int64 | float32 | float64](a, b T) int {
 	return 0
 }
 
-func compareTimestamp(a, b schema.Timestamp) int {
-	if c := cmp.Compare(a.Millis, b.Millis); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.NanoOfMilli, b.NanoOfMilli)
-}
-
+// typeRank tells whether a value has a Go type of the value model (a wrong
+// one, never produced by a correct reader, is an error for min/max).
 func typeRank(v any) int {
 	switch v.(type) {
 	case nil:
@@ -215,43 +187,19 @@ func compareForMinMax(root schema.TypeRoot, x, y any) (int, error) {
 		if !ok1 || !ok2 {
 			return 0, wrongType(root, x, y)
 		}
-		return javaFloatCompare(float64(a), float64(b), math.Float32bits(a) == math.Float32bits(b)), nil
+		return schema.JavaFloatCompare(a, b), nil
 	case schema.TypeDouble:
 		a, ok1 := x.(float64)
 		b, ok2 := y.(float64)
 		if !ok1 || !ok2 {
 			return 0, wrongType(root, x, y)
 		}
-		return javaFloatCompare(a, b, math.Float64bits(a) == math.Float64bits(b)), nil
+		return schema.JavaDoubleCompare(a, b), nil
 	}
 	if typeRank(x) != typeRank(y) || typeRank(x) == 100 {
 		return 0, wrongType(root, x, y)
 	}
-	return compareValues(x, y), nil
-}
-
-// javaFloatCompare mirrors Double.compare.
-func javaFloatCompare(a, b float64, sameBits bool) int {
-	if a < b {
-		return -1
-	}
-	if a > b {
-		return 1
-	}
-	an, bn := math.IsNaN(a), math.IsNaN(b)
-	switch {
-	case an && bn, sameBits:
-		return 0
-	case an:
-		return 1
-	case bn:
-		return -1
-	}
-	// a == b numerically but different bits: -0.0 vs 0.0.
-	if math.Signbit(a) {
-		return -1
-	}
-	return 1
+	return schema.Compare(&schema.DataType{Root: root}, x, y), nil
 }
 
 func wrongType(root schema.TypeRoot, vals ...any) error {
@@ -263,21 +211,6 @@ func firstNonMatching(vals []any) any {
 		return vals[len(vals)-1]
 	}
 	return nil
-}
-
-// compareDecimal compares two decimals numerically (Decimal.compareTo).
-func compareDecimal(a, b schema.Decimal) int {
-	if a.Big == nil && b.Big == nil && a.Scale == b.Scale {
-		return cmp.Compare(a.Compact, b.Compact)
-	}
-	x, y := decUnscaled(a), decUnscaled(b)
-	switch {
-	case a.Scale < b.Scale:
-		x = new(big.Int).Mul(x, pow10(int(b.Scale-a.Scale)))
-	case a.Scale > b.Scale:
-		y = new(big.Int).Mul(y, pow10(int(a.Scale-b.Scale)))
-	}
-	return x.Cmp(y)
 }
 
 // valuesEqual is Java's equals on Paimon's internal data objects, used by
@@ -299,7 +232,7 @@ func valuesEqual(x, y any) bool {
 		return ok && bytes.Equal(a, b)
 	case schema.Decimal:
 		b, ok := y.(schema.Decimal)
-		return ok && compareDecimal(a, b) == 0
+		return ok && a.Cmp(b) == 0
 	case []any:
 		b, ok := y.([]any)
 		if !ok || len(a) != len(b) {

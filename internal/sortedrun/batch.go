@@ -1,0 +1,143 @@
+package sortedrun
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/lakesql/lakesql/internal/datafile"
+	"github.com/lakesql/lakesql/internal/dv"
+	"github.com/lakesql/lakesql/internal/schema"
+)
+
+// batchSource is what BatchReader needs of a data file reader.
+type batchSource interface {
+	NextBatch(b *datafile.Batch, max int) error
+}
+
+// BatchReader reads one data file as column batches of the read schema, in
+// file order, with its deletion vector applied as the batch selection.
+type BatchReader struct {
+	r      *Reader
+	fr     datafile.FileReader
+	src    batchSource
+	layout *Layout
+	dv     dv.DeletionVector
+	file   datafile.Batch // file columns
+	types  []schema.DataType
+	sel    []int32
+}
+
+// OpenBatches opens f for a columnar read; vec and groups are as for
+// OpenRows.
+func (r *Reader) OpenBatches(ctx context.Context, f *File, vec dv.DeletionVector, groups GroupFilter) (*BatchReader, error) {
+	l, err := r.layout(ctx, f, false)
+	if err != nil {
+		return nil, err
+	}
+	fr, err := r.open(ctx, f, l.Cols)
+	if err != nil {
+		return nil, err
+	}
+	src, ok := fr.(*closingReader).FileReader.(batchSource)
+	if !ok {
+		fr.Close()
+		return nil, fmt.Errorf("sortedrun: %s: %w: no columnar reader for this format", f.Name, datafile.ErrUnsupported)
+	}
+	if groups != nil {
+		if keep := groups(fr.RowGroups(), l); keep != nil {
+			if err := fr.SelectRowGroups(keep); err != nil {
+				fr.Close()
+				return nil, fmt.Errorf("sortedrun: %s: %w", f.Name, err)
+			}
+		}
+	}
+	types := make([]schema.DataType, len(r.fields))
+	for i := range r.fields {
+		types[i] = r.fields[i].Type
+	}
+	return &BatchReader{r: r, fr: fr, src: src, layout: l, dv: vec, types: types}, nil
+}
+
+// Next fills b with the next batch (one vector per read field; fields not
+// read are NULL), or returns io.EOF. Batches with every row deleted are
+// skipped. b's vectors are valid until the next call.
+func (br *BatchReader) Next(b *datafile.Batch) error {
+	for {
+		if br.fr == nil {
+			return io.EOF
+		}
+		if err := br.src.NextBatch(&br.file, BatchSize); err != nil {
+			if errors.Is(err, io.EOF) {
+				return io.EOF
+			}
+			return err
+		}
+		n := br.file.Len
+		if cap(b.Cols) < len(br.types) {
+			b.Cols = make([]datafile.Vector, len(br.types))
+		}
+		b.Cols = b.Cols[:len(br.types)]
+		b.Len, b.FirstRow, b.Sel = n, br.file.FirstRow, nil
+		l := br.layout
+		for i := range br.types {
+			out := &b.Cols[i]
+			j := l.Src[i]
+			switch {
+			case j < 0:
+				out.Reset(br.types[i], n)
+				for k := range n {
+					out.SetNull(k)
+				}
+			case l.Cast[i] != nil:
+				in := &br.file.Cols[j]
+				out.Reset(br.types[i], n)
+				for k := range n {
+					v := in.Value(k)
+					if v != nil {
+						c, err := schema.CastValueIn(v, l.Cast[i], &br.r.fields[i].Type, br.r.tz)
+						if err != nil {
+							return fmt.Errorf("sortedrun: column %s: %w", br.r.fields[i].Name, err)
+						}
+						v = c
+					}
+					if err := out.Set(k, v); err != nil {
+						return fmt.Errorf("sortedrun: column %s: %w", br.r.fields[i].Name, err)
+					}
+				}
+			default:
+				// Hand the file's vector over, keeping the read type; the
+				// file batch takes the old buffers for its next fill.
+				*out, br.file.Cols[j] = br.file.Cols[j], *out
+				out.Type = br.types[i]
+			}
+		}
+		if br.dv == nil {
+			return nil
+		}
+		br.sel = br.sel[:0]
+		for k := range n {
+			if !br.dv.IsDeleted(b.FirstRow + int64(k)) {
+				br.sel = append(br.sel, int32(k))
+			}
+		}
+		if len(br.sel) == 0 {
+			continue
+		}
+		if len(br.sel) < n {
+			b.Sel = br.sel
+		}
+		return nil
+	}
+}
+
+// Close releases the file. It is safe to call more than once.
+func (br *BatchReader) Close() error {
+	if br.fr == nil {
+		return nil
+	}
+	err := br.fr.Close()
+	br.fr = nil
+	return err
+}

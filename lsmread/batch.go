@@ -1,0 +1,198 @@
+package lsmread
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/lakesql/lakesql/internal/datafile"
+	"github.com/lakesql/lakesql/internal/dv"
+	"github.com/lakesql/lakesql/internal/sortedrun"
+)
+
+// BatchIterator yields the rows of a split as column batches in the
+// projected column order (datafile.Batch: typed vectors with validity, and a
+// selection of the rows that pass deletion vectors and the filter). Next
+// returns io.EOF at the end; a batch's vectors are valid until the next call.
+type BatchIterator interface {
+	Next(b *datafile.Batch) error
+	Close() error
+}
+
+// ReadBatches opens a split for a columnar read. Splits that need no merge
+// (ReadRaw: append tables, deletion-vector and first-row tables, read-
+// optimized scans) are decoded from the Parquet pages into vectors
+// directly; merged splits (ReadMerge) merge their key runs and collect the
+// merged rows into batches.
+func (r *Reader) ReadBatches(ctx context.Context, split *DataSplit) (BatchIterator, error) {
+	if split.Mode == ReadRaw {
+		return &rawBatches{r: r, ctx: ctx, split: split}, nil
+	}
+	rows, err := r.openMerge(ctx, split)
+	if err != nil {
+		return nil, err
+	}
+	return &rowBatches{r: r, rows: rows}, nil
+}
+
+// rawBatches reads a raw split's files one after another as batches.
+type rawBatches struct {
+	r     *Reader
+	ctx   context.Context
+	split *DataSplit
+	next  int
+	cur   *sortedrun.BatchReader
+	full  datafile.Batch // read-schema batch
+	sel   []int32
+}
+
+func (it *rawBatches) Next(b *datafile.Batch) error {
+	for {
+		if it.cur == nil {
+			if err := it.openNext(); err != nil {
+				return err
+			}
+		}
+		err := it.cur.Next(&it.full)
+		if errors.Is(err, io.EOF) {
+			err = it.cur.Close()
+			it.cur = nil
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if it.project(b) {
+			return nil
+		}
+	}
+}
+
+// project moves the projected vectors of it.full into b and applies the
+// filter to the selection; false when no row remains.
+func (it *rawBatches) project(b *datafile.Batch) bool {
+	full := &it.full
+	b.Len, b.FirstRow, b.Sel = full.Len, full.FirstRow, full.Sel
+	if r := it.r; r.filter != nil {
+		it.sel = it.sel[:0]
+		test := func(k int32) {
+			if Test(r.filter, func(f int) (any, bool) { return full.Cols[f].Value(int(k)), true }) == True {
+				it.sel = append(it.sel, k)
+			}
+		}
+		if full.Sel != nil {
+			for _, k := range full.Sel {
+				test(k)
+			}
+		} else {
+			for k := range int32(full.Len) {
+				test(k)
+			}
+		}
+		if len(it.sel) == 0 {
+			return false
+		}
+		b.Sel = it.sel
+		if len(it.sel) == full.Len {
+			b.Sel = nil
+		}
+	}
+	b.Cols = b.Cols[:0]
+	for _, j := range it.r.out {
+		b.Cols = append(b.Cols, full.Cols[j]) // shares the buffers until the next call
+	}
+	return true
+}
+
+func (it *rawBatches) openNext() error {
+	if it.next >= len(it.split.Files) {
+		return io.EOF
+	}
+	fi := it.next
+	it.next++
+	f := &it.split.Files[fi]
+	if err := checkFormat(f); err != nil {
+		return err
+	}
+	var vec dv.DeletionVector
+	if fi < len(it.split.DeletionFiles) && it.split.DeletionFiles[fi] != nil {
+		var err error
+		if vec, err = it.r.dvs.Load(it.ctx, it.split.DeletionFiles[fi]); err != nil {
+			return fmt.Errorf("lsmread: deletion vector of %s: %w", f.FileName, err)
+		}
+	}
+	var groups sortedrun.GroupFilter
+	if it.r.filter != nil {
+		groups = it.r.rowGroups
+	}
+	cur, err := it.r.run.OpenBatches(it.ctx, it.split.file(f), vec, groups)
+	if err != nil {
+		return err
+	}
+	it.cur = cur
+	return nil
+}
+
+func (it *rawBatches) Close() error {
+	if it.cur != nil {
+		err := it.cur.Close()
+		it.cur = nil
+		return err
+	}
+	return nil
+}
+
+// rowBatches collects the rows of a merged split into batches.
+type rowBatches struct {
+	r    *Reader
+	rows RowIterator
+}
+
+func (it *rowBatches) Next(b *datafile.Batch) error {
+	if it.rows == nil {
+		return io.EOF
+	}
+	if b.Cols == nil || len(b.Cols) != len(it.r.out) {
+		b.Cols = make([]datafile.Vector, len(it.r.out))
+	}
+	for i, j := range it.r.out {
+		b.Cols[i].Reset(it.r.fields[j].Type, sortedrun.BatchSize)
+	}
+	n := 0
+	for n < sortedrun.BatchSize {
+		row, err := it.rows.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		for i, v := range row {
+			if err := b.Cols[i].Set(n, v); err != nil {
+				return fmt.Errorf("lsmread: column %s: %w", it.r.fields[it.r.out[i]].Name, err)
+			}
+		}
+		n++
+	}
+	b.Len, b.FirstRow, b.Sel = n, 0, nil
+	for i := range b.Cols {
+		b.Cols[i].Len = n
+	}
+	if n == 0 {
+		return io.EOF
+	}
+	return nil
+}
+
+func (it *rowBatches) Close() error {
+	if it.rows == nil {
+		return nil
+	}
+	err := it.rows.Close()
+	it.rows = nil
+	return err
+}
