@@ -85,7 +85,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 // NewEngine builds the GMS engine over a provider, with lakesql's analyzer
 // rules (filter pushdown into Paimon scans).
 func NewEngine(pro *provider.Provider, readOnly bool) *sqle.Engine {
-	a := analyzer.NewBuilder(pro).AddPostAnalyzeRule(provider.PushdownRuleID, provider.PushdownRule).Build()
+	a := analyzer.NewBuilder(pro).AddPostAnalyzeRule(provider.PushdownRuleID, provider.PushdownRule).AddPostAnalyzeRule(provider.LookupKeyRuleID, provider.LookupKeyRule).Build()
 	a.ExecBuilder = newExecBuilder() // LOAD DATA reads CSV as MySQL does (loaddata.go)
 	return sqle.New(a, &sqle.Config{IsReadOnly: readOnly})
 }
