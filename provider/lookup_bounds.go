@@ -84,7 +84,7 @@ func columnBound(t *schema.DataType, v any) (colBound, error) {
 		if !ok {
 			break
 		}
-		return colBound{exact: true, val: schemaDecimal(d)}, nil
+		return decimalBound(t, d)
 	case schema.TypeVarChar:
 		switch x := v.(type) {
 		case string:
@@ -107,9 +107,22 @@ func columnBound(t *schema.DataType, v any) (colBound, error) {
 		}
 		return colBound{floor: schema.Date(days), ceil: schema.Date(days + 1)}, nil
 	case schema.TypeTimestamp, schema.TypeLocalZonedTimestamp:
-		if tm, ok := v.(time.Time); ok {
-			return colBound{exact: true, val: schema.TimestampFromTime(tm.UTC())}, nil
+		tm, ok := v.(time.Time)
+		if !ok {
+			break
 		}
+		// Values are stored at the column's precision: a finer bound lies
+		// between two of them.
+		tm = tm.UTC()
+		unit := time.Duration(1)
+		for i := t.Precision; i < 9; i++ {
+			unit *= 10
+		}
+		fl := tm.Truncate(unit)
+		if fl.Equal(tm) {
+			return colBound{exact: true, val: schema.TimestampFromTime(tm)}, nil
+		}
+		return colBound{floor: schema.TimestampFromTime(fl), ceil: schema.TimestampFromTime(fl.Add(unit))}, nil
 	}
 	return colBound{}, fmt.Errorf("provider: index lookup key %v (%T) has no exact %s value", v, v, t)
 }
@@ -226,14 +239,36 @@ func toDecimal(v any) (decimal.Decimal, bool) {
 	return decimal.Decimal{}, false
 }
 
-// schemaDecimal is d exactly, at its own scale (schema.Decimal compares
-// across scales).
-func schemaDecimal(d decimal.Decimal) schema.Decimal {
-	exp := d.Exponent()
-	u := d.Coefficient()
-	if exp > 0 {
-		u.Mul(u, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(exp)), nil))
-		exp = 0
+// decimalBound places d among the values of a DECIMAL(p,s) column, as
+// schema.Decimal values at scale s (the form the bucket hash and the file
+// statistics hold).
+func decimalBound(t *schema.DataType, d decimal.Decimal) (colBound, error) {
+	s := int32(t.Scale)
+	maxV := decimal.New(1, int32(t.Precision-t.Scale)).Sub(decimal.New(1, -s))
+	at := func(x decimal.Decimal) (any, error) {
+		out, err := schema.DecimalFromString(x.StringFixed(s), t.Precision, t.Scale)
+		if err != nil {
+			return nil, fmt.Errorf("provider: index lookup key %s: %w", x, err)
+		}
+		return out, nil
 	}
-	return schema.DecimalFromUnscaled(u, int(-exp))
+	switch {
+	case d.GreaterThan(maxV):
+		m, err := at(maxV)
+		return colBound{floor: m}, err
+	case d.LessThan(maxV.Neg()):
+		m, err := at(maxV.Neg())
+		return colBound{ceil: m}, err
+	}
+	fl, ce := d.RoundFloor(s), d.RoundCeil(s)
+	if fl.Equal(d) {
+		v, err := at(fl)
+		return colBound{exact: true, val: v}, err
+	}
+	f, err := at(fl)
+	if err != nil {
+		return colBound{}, err
+	}
+	c, err := at(ce)
+	return colBound{floor: f, ceil: c}, err
 }
