@@ -101,6 +101,7 @@ func NewEngine(pro *provider.Provider, readOnly bool, pre ...analyzer.Rule) *sql
 	b := analyzer.NewBuilder(pro)
 	b = builtins.Install(b) // MySQL's answers where GMS's built-ins differ (builtins/)
 	b = b.AddPostAnalyzeRule(provider.PushdownRuleID, provider.PushdownRule)
+	b = b.AddPostAnalyzeRule(provider.LookupKeyRuleID, provider.LookupKeyRule)
 	b = withoutIndexSortElision(b)
 	for _, r := range pre {
 		b = b.AddPreAnalyzeRule(r.Id, r.Apply)
