@@ -97,6 +97,7 @@ func openServerDB(t testing.TB, params string) *sql.DB {
 
 func startFixtureServer(t testing.TB) {
 	t.Helper()
+	testutil.SharedDir(t) // skips, outside the Once, when ../shared is absent
 	fxServer.once.Do(func() { fxServer.err = doStartFixtureServer(t) })
 	if fxServer.err != nil {
 		t.Fatalf("fixture server: %v", fxServer.err)
