@@ -39,6 +39,7 @@ type Server struct {
 	provider *provider.Provider
 	engine   *sqle.Engine
 	srv      *server.Server
+	sessions sessionRegistry // connection id → session (protocol.go)
 }
 
 // New opens the warehouse (creating it with a `default` database on first
@@ -71,9 +72,9 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	scfg := server.Config{
 		Protocol: "tcp",
 		Address:  net.JoinHostPort(cfg.Host, fmt.Sprint(cfg.Port)),
-		Version:  "8.0.33-" + Version,
+		Version:  serverVersion,
 	}
-	srv, err := server.NewServerWithHandler(scfg, engine, sql.NewContext, s.sessionBuilder, nil, s.wrapDDL)
+	srv, err := server.NewServerWithHandler(scfg, engine, sql.NewContext, s.sessionBuilder, nil, s.wrapProtocol)
 	if err != nil {
 		st.Close()
 		return nil, fmt.Errorf("sqlengine: listen on %s: %w", scfg.Address, err)
@@ -85,7 +86,8 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 // NewEngine builds the GMS engine over a provider, with lakesql's analyzer
 // rules (filter pushdown into Paimon scans).
 func NewEngine(pro *provider.Provider, readOnly bool) *sqle.Engine {
-	a := analyzer.NewBuilder(pro).AddPostAnalyzeRule(provider.PushdownRuleID, provider.PushdownRule).Build()
+	a := analyzer.NewBuilder(pro).AddPostAnalyzeRule(provider.PushdownRuleID, provider.PushdownRule).
+		AddPostAnalyzeRule(ResultSchemaRuleID, ResultSchemaRule).Build()
 	a.ExecBuilder = newExecBuilder() // LOAD DATA reads CSV as MySQL does (loaddata.go)
 	return sqle.New(a, &sqle.Config{IsReadOnly: readOnly})
 }
@@ -111,5 +113,7 @@ func (s *Server) sessionBuilder(ctx context.Context, conn *mysql.Conn, addr stri
 		host, user = u.Host, u.User
 	}
 	client := sql.Client{Address: host, User: user, Capabilities: conn.Capabilities}
-	return newSession(sql.NewBaseSessionWithClientServer(addr, client, conn.ConnectionID)), nil
+	sess := newSession(sql.NewBaseSessionWithClientServer(addr, client, conn.ConnectionID))
+	s.sessions.put(conn.ConnectionID, sess)
+	return sess, nil
 }

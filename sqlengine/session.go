@@ -3,6 +3,7 @@ package sqlengine
 import (
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
@@ -15,6 +16,7 @@ import (
 // one Paimon snapshot per written table then.
 type Session struct {
 	*sql.BaseSession
+	shape atomic.Value // *resultShape of the last analyzed statement (protocol.go)
 }
 
 var (
