@@ -97,12 +97,35 @@ func (h *protoHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 }
 
 func (h *protoHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) ([]*querypb.Field, error) {
+	if prepare.ParamsCount == 0 {
+		// vitess counts the placeholders by walking the parsed statement,
+		// and its walk does not enter EXPLAIN: count them on tokens.
+		if n := countPlaceholders(query); n > 0 {
+			prepare.ParamsCount = n
+			prepare.ParamsType = make([]int32, n)
+			prepare.BindVars = make(map[string]*querypb.BindVariable, n)
+		}
+	}
 	fields, err := h.Handler.ComPrepare(ctx, c, query, prepare)
 	if err != nil {
 		return nil, withSQLState(err)
 	}
 	h.fixFields(c, fields)
 	return fields, nil
+}
+
+func countPlaceholders(q string) uint16 {
+	toks, err := Lex(q)
+	if err != nil {
+		return 0
+	}
+	var n uint16
+	for _, t := range toks {
+		if t.Kind == lexPlaceholder {
+			n++
+		}
+	}
+	return n
 }
 
 func (h *protoHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
