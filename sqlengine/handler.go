@@ -3,7 +3,6 @@ package sqlengine
 import (
 	"context"
 	"errors"
-	"regexp"
 	"strings"
 
 	"github.com/dolthub/vitess/go/mysql"
@@ -19,31 +18,110 @@ type handler struct {
 
 func wrapHandler(h mysql.Handler) (mysql.Handler, error) { return &handler{Handler: h}, nil }
 
-var (
-	// FOR TIMESTAMP AS OF '2026-01-01 00:00:00' (Spark/StarRocks spelling).
-	forTimestampLiteral = regexp.MustCompile(`(?i)\bFOR\s+TIMESTAMP\s+AS\s+OF\s+('[^']*')`)
-	// FOR TIMESTAMP AS OF 1767225600 (epoch seconds, Spark).
-	forTimestampEpoch = regexp.MustCompile(`(?i)\bFOR\s+TIMESTAMP\s+AS\s+OF\s+(\d+)\b`)
-	// AS OF TIMESTAMP '…' (typed literal).
-	asOfTimestampLiteral = regexp.MustCompile(`(?i)\bAS\s+OF\s+TIMESTAMP\s+('[^']*')`)
-	// VERSION AS OF x and TIMESTAMP AS OF x without FOR (Spark).
-	versionAsOf   = regexp.MustCompile(`(?i)(\bFOR\s+)?\bVERSION\s+AS\s+OF\b`)
-	timestampAsOf = regexp.MustCompile(`(?i)(\bFOR\s+|\bAS\s+OF\s+)?\bTIMESTAMP\s+AS\s+OF\b`)
-	// An AS OF placeholder in a server-side prepared statement crashes GMS.
-	asOfPlaceholder = regexp.MustCompile(`(?i)\bAS\s+OF\s+(TIMESTAMP\s*)?\(?\s*\?`)
-)
-
 // rewriteQuery turns the time-travel spellings of other MySQL-protocol
-// Paimon engines into ones GMS parses.
+// Paimon engines into ones GMS parses. It works on tokens (lex.go), so text
+// inside string literals, comments and quoted identifiers is never changed:
+//
+//	[FOR] VERSION AS OF x          → FOR VERSION AS OF x
+//	[FOR] TIMESTAMP AS OF '…'      → FOR SYSTEM_TIME AS OF TIMESTAMP('…')
+//	[FOR] TIMESTAMP AS OF 1767225600 → FOR SYSTEM_TIME AS OF FROM_UNIXTIME(1767225600)
+//	[FOR] TIMESTAMP AS OF expr     → FOR SYSTEM_TIME AS OF expr
+//	AS OF TIMESTAMP '…'            → AS OF TIMESTAMP('…')
+//
+// A statement that does not lex is returned unchanged (GMS reports it).
 func rewriteQuery(q string) string {
-	q = versionAsOf.ReplaceAllString(q, "FOR VERSION AS OF")
-	q = timestampAsOf.ReplaceAllStringFunc(q, func(m string) string {
-		return "FOR TIMESTAMP AS OF"
-	})
-	q = forTimestampLiteral.ReplaceAllString(q, "FOR SYSTEM_TIME AS OF TIMESTAMP($1)")
-	q = forTimestampEpoch.ReplaceAllString(q, "FOR SYSTEM_TIME AS OF FROM_UNIXTIME($1)")
-	q = asOfTimestampLiteral.ReplaceAllString(q, "AS OF TIMESTAMP($1)")
-	return q
+	toks, err := Lex(q)
+	if err != nil {
+		return q
+	}
+	var edits []edit
+	for i := 0; i+3 < len(toks); i++ {
+		t := toks[i]
+		switch {
+		case t.IsWord("VERSION") && tokensAre(toks[i+1:], "AS", "OF"):
+			if i == 0 || !toks[i-1].IsWord("FOR") {
+				edits = append(edits, edit{t.Start, t.Start, "FOR "})
+			}
+			i += 2
+		case t.IsWord("TIMESTAMP") && tokensAre(toks[i+1:], "AS", "OF"):
+			start := t.Start
+			if i > 0 && toks[i-1].IsWord("FOR") {
+				start = toks[i-1].Start
+			}
+			x := toks[i+3]
+			switch {
+			case x.Kind == lexString:
+				edits = append(edits, edit{start, x.End, "FOR SYSTEM_TIME AS OF TIMESTAMP(" + x.Text() + ")"})
+				i += 3
+			case x.Kind == lexNumber && isDigits(x.Text()):
+				edits = append(edits, edit{start, x.End, "FOR SYSTEM_TIME AS OF FROM_UNIXTIME(" + x.Text() + ")"})
+				i += 3
+			default:
+				edits = append(edits, edit{start, toks[i+2].End, "FOR SYSTEM_TIME AS OF"})
+				i += 2
+			}
+		case t.IsWord("AS") && tokensAre(toks[i+1:], "OF", "TIMESTAMP") && toks[i+3].Kind == lexString:
+			edits = append(edits, edit{toks[i+2].Start, toks[i+3].End, "TIMESTAMP(" + toks[i+3].Text() + ")"})
+			i += 3
+		}
+	}
+	return splice(q, edits)
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// asOfEnd are the words that end the AS OF expression of a table factor.
+var asOfEnd = map[string]bool{
+	"WHERE": true, "JOIN": true, "INNER": true, "LEFT": true, "RIGHT": true, "CROSS": true, "NATURAL": true,
+	"STRAIGHT_JOIN": true, "ON": true, "USING": true, "GROUP": true, "ORDER": true, "LIMIT": true, "HAVING": true,
+	"WINDOW": true, "UNION": true, "EXCEPT": true, "INTERSECT": true, "AS": true, "FOR": true, "LOCK": true,
+	"INTO": true, "SET": true, "VALUES": true, "SELECT": true, "RETURNING": true,
+}
+
+// hasAsOfPlaceholder reports whether a statement has a ? placeholder in an
+// AS OF expression (AS OF ?, FOR SYSTEM_TIME AS OF ?, FOR TIMESTAMP AS OF ?,
+// AS OF TIMESTAMP ?, AS OF TIMESTAMP(?), …), which GMS v0.20.0 crashes on
+// when the statement is prepared. A ? inside a literal or comment is text.
+func hasAsOfPlaceholder(q string) bool {
+	toks, err := Lex(q)
+	if err != nil {
+		return false
+	}
+	for i := 0; i+1 < len(toks); i++ {
+		if !toks[i].IsWord("AS") || !toks[i+1].IsWord("OF") {
+			continue
+		}
+		depth := 0
+		for j := i + 2; j < len(toks); j++ {
+			t := toks[j]
+			if t.Kind == lexPlaceholder {
+				return true
+			}
+			if t.Kind == lexEOF || depth == 0 && (t.IsSymbol(",") || t.IsSymbol(")") || t.IsSymbol(";") ||
+				t.Kind == lexWord && asOfEnd[strings.ToUpper(t.Text())]) {
+				break
+			}
+			if t.IsSymbol("(") {
+				depth++
+			} else if t.IsSymbol(")") {
+				depth--
+			}
+		}
+	}
+	return false
+}
+
+// errAsOfPlaceholder is the error for a prepared AS OF ? (1235).
+func errAsOfPlaceholder() error {
+	return mysql.NewSQLError(mysql.ERNotSupportedYet, mysql.SSClientError,
+		"lakesql: AS OF with a ? placeholder is not supported in prepared statements; use a literal snapshot id, tag or timestamp (or client-side interpolation)")
 }
 
 func (h *handler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
@@ -73,9 +151,8 @@ func mysqlError(err error) error {
 }
 
 func (h *handler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) ([]*querypb.Field, error) {
-	if asOfPlaceholder.MatchString(query) {
-		return nil, mysql.NewSQLError(mysql.ERNotSupportedYet, mysql.SSUnknownSQLState,
-			"lakesql: AS OF with a ? placeholder is not supported in server-side prepared statements; use a literal snapshot id, tag or timestamp (or client-side interpolation)")
+	if hasAsOfPlaceholder(query) {
+		return nil, errAsOfPlaceholder()
 	}
 	return h.Handler.ComPrepare(ctx, c, rewriteQuery(query), prepare)
 }

@@ -44,6 +44,7 @@ type Server struct {
 	engine   *sqle.Engine
 	srv      *server.Server
 	sec      security
+	sessions sessionRegistry // connection id → session (protocol.go)
 }
 
 // New opens the warehouse (creating it with a `default` database on first
@@ -78,13 +79,16 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	scfg := server.Config{
 		Protocol: "tcp",
 		Address:  net.JoinHostPort(cfg.Host, fmt.Sprint(cfg.Port)),
-		Version:  "8.0.33-" + Version,
+		Version:  serverVersion,
 	}
 	if err := s.setupSecurity(ctx, policy, &scfg); err != nil { // security.go
 		st.Close()
 		return nil, err
 	}
-	srv, err := server.NewServerWithHandler(scfg, engine, sql.NewContext, s.sessionBuilder, nil, wrapBuiltins(s.wrapAll))
+	// Handlers, outermost first: panic guard (builtins_handler.go), protocol
+	// status and query front (protocol.go), access (security.go), DDL/MERGE
+	// fronts (ddl_handler.go), GMS.
+	srv, err := server.NewServerWithHandler(scfg, engine, sql.NewContext, s.sessionBuilder, nil, wrapBuiltins(s.wrapProtocol))
 	if err != nil {
 		st.Close()
 		return nil, fmt.Errorf("sqlengine: listen on %s: %w", scfg.Address, err)
@@ -102,6 +106,7 @@ func NewEngine(pro *provider.Provider, readOnly bool, pre ...analyzer.Rule) *sql
 	b = builtins.Install(b) // MySQL's answers where GMS's built-ins differ (builtins/)
 	b = b.AddPostAnalyzeRule(provider.PushdownRuleID, provider.PushdownRule)
 	b = b.AddPostAnalyzeRule(provider.LookupKeyRuleID, provider.LookupKeyRule)
+	b = b.AddPostAnalyzeRule(ResultSchemaRuleID, ResultSchemaRule)
 	b = withoutIndexSortElision(b)
 	for _, r := range pre {
 		b = b.AddPreAnalyzeRule(r.Id, r.Apply)
@@ -134,5 +139,7 @@ func (s *Server) sessionBuilder(ctx context.Context, conn *mysql.Conn, addr stri
 		host, user = u.Host, u.User
 	}
 	client := sql.Client{Address: host, User: user, Capabilities: conn.Capabilities}
-	return newSession(sql.NewBaseSessionWithClientServer(addr, client, conn.ConnectionID)), nil
+	sess := newSession(sql.NewBaseSessionWithClientServer(addr, client, conn.ConnectionID))
+	s.sessions.put(conn.ConnectionID, sess)
+	return sess, nil
 }

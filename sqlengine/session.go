@@ -3,6 +3,8 @@ package sqlengine
 import (
 	"errors"
 	"fmt"
+	"strings"
+	"sync/atomic"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
@@ -15,6 +17,7 @@ import (
 // one Paimon snapshot per written table then.
 type Session struct {
 	*sql.BaseSession
+	shape atomic.Value // *resultShape of the last analyzed statement (protocol.go)
 }
 
 var (
@@ -26,6 +29,28 @@ func newSession(base *sql.BaseSession) *Session {
 	s := &Session{BaseSession: base}
 	s.SetCurrentDatabase(provider.DefaultDatabase)
 	return s
+}
+
+// txVariablePairs are the system variables MySQL keeps as two names of
+// one setting.
+var txVariablePairs = map[string]string{
+	"tx_isolation": "transaction_isolation", "transaction_isolation": "tx_isolation",
+	"tx_read_only": "transaction_read_only", "transaction_read_only": "tx_read_only",
+}
+
+// SetSessionVariable implements sql.Session: tx_isolation and
+// transaction_isolation (and tx_read_only / transaction_read_only) are one
+// setting, as in MySQL.
+func (s *Session) SetSessionVariable(ctx *sql.Context, name string, val interface{}) error {
+	if err := s.BaseSession.SetSessionVariable(ctx, name, val); err != nil {
+		return err
+	}
+	if other, ok := txVariablePairs[strings.ToLower(name)]; ok {
+		if v, err := s.BaseSession.GetSessionVariable(ctx, name); err == nil {
+			return s.BaseSession.SetSessionVariable(ctx, other, v)
+		}
+	}
+	return nil
 }
 
 // StartTransaction implements sql.TransactionSession.

@@ -1,0 +1,307 @@
+package sqlengine
+
+import (
+	"fmt"
+	"strings"
+)
+
+// lex.go is the one SQL lexer of lakesql's statement fronts. It splits a
+// statement the way MySQL 8.0 does (default sql_mode: "…" is a string, not
+// an identifier) into tokens that keep their byte offsets, so a front can
+// recognise a statement on tokens and rewrite it by splicing the source
+// text between tokens: text inside string literals, comments and quoted
+// identifiers is never looked at as SQL and never edited.
+//
+// The time-travel rewrite (handler.go) and the statement front
+// (statement_front.go) use it; the DDL, MERGE/OVERWRITE and CALL fronts
+// have older lexers of their own (ddl_parse.go, merge_lex.go) that can move
+// onto it: lexKind and Token carry what they need (unquoted identifier and
+// string values, symbols, numbers, positions).
+
+// lexKind is the kind of a Token.
+type lexKind uint8
+
+const (
+	lexEOF         lexKind = iota
+	lexWord                // unquoted identifier or keyword
+	lexQuotedIdent         // `identifier`
+	lexString              // '…' or "…" (also the '…' of N'…', X'…', B'…', _charset'…')
+	lexNumber              // 12, 1.5, .5, 1e-3, 0x1F, 0b101
+	lexPlaceholder         // ?
+	lexVariable            // @name, @@name, @'quoted', @@session.name
+	lexSymbol              // operators and punctuation; multi-byte ones (<=, <=>, :=, ->>) are one token
+)
+
+// Token is one lexical token of a statement. src[Start:End] is its text as
+// written.
+type Token struct {
+	Kind       lexKind
+	Start, End int
+	text       string // the source text
+	value      string // unquoted identifier / unescaped string value
+}
+
+// Text returns the token as written in the statement.
+func (t Token) Text() string { return t.text }
+
+// Value returns an unquoted identifier, the unescaped value of a string,
+// or the text of any other token.
+func (t Token) Value() string {
+	if t.Kind == lexQuotedIdent || t.Kind == lexString {
+		return t.value
+	}
+	return t.text
+}
+
+// IsWord reports whether t is the unquoted word kw (case-insensitive).
+func (t Token) IsWord(kw string) bool { return t.Kind == lexWord && strings.EqualFold(t.text, kw) }
+
+// IsSymbol reports whether t is the symbol s.
+func (t Token) IsSymbol(s string) bool { return t.Kind == lexSymbol && t.text == s }
+
+// IsIdent reports whether t names something: an unquoted word or a
+// backquoted identifier.
+func (t Token) IsIdent() bool { return t.Kind == lexWord || t.Kind == lexQuotedIdent }
+
+// LexError is a lexical error (unterminated string, identifier or comment).
+type LexError struct {
+	Pos int
+	Msg string
+}
+
+func (e *LexError) Error() string { return fmt.Sprintf("%s at position %d", e.Msg, e.Pos) }
+
+// Lex splits s into tokens, skipping whitespace and comments (`-- `, `#`,
+// `/* */`, including MySQL's executable `/*! */` comments, which are left
+// untouched for GMS). The last token is lexEOF at len(s).
+func Lex(s string) ([]Token, error) {
+	var out []Token
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+			i++
+		case c == '#' || c == '-' && strings.HasPrefix(s[i:], "--") && (i+2 == len(s) || isSpaceOrControl(s[i+2])):
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+		case c == '/' && i+1 < len(s) && s[i+1] == '*':
+			j := strings.Index(s[i+2:], "*/")
+			if j < 0 {
+				return nil, &LexError{Pos: i, Msg: "unterminated comment"}
+			}
+			i += j + 4
+		case c == '\'' || c == '"' || c == '`':
+			end, val, err := lexQuoted(s, i)
+			if err != nil {
+				return nil, err
+			}
+			k := lexString
+			if c == '`' {
+				k = lexQuotedIdent
+			}
+			out = append(out, Token{Kind: k, Start: i, End: end, text: s[i:end], value: val})
+			i = end
+		case c == '@':
+			j := i + 1
+			if j < len(s) && s[j] == '@' {
+				j++
+			}
+			if j < len(s) && (s[j] == '\'' || s[j] == '"' || s[j] == '`') {
+				end, val, err := lexQuoted(s, j)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, Token{Kind: lexVariable, Start: i, End: end, text: s[i:end], value: val})
+				i = end
+				continue
+			}
+			for j < len(s) && (isWordByte(s[j]) || s[j] == '.') {
+				j++
+			}
+			out = append(out, Token{Kind: lexVariable, Start: i, End: j, text: s[i:j]})
+			i = j
+		case c >= '0' && c <= '9' || c == '.' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9':
+			j := scanNumber(s, i)
+			if j < len(s) && isWordByte(s[j]) {
+				// 123abc is an identifier in MySQL.
+				for j < len(s) && isWordByte(s[j]) {
+					j++
+				}
+				out = append(out, Token{Kind: lexWord, Start: i, End: j, text: s[i:j]})
+			} else {
+				out = append(out, Token{Kind: lexNumber, Start: i, End: j, text: s[i:j]})
+			}
+			i = j
+		case isWordByte(c):
+			j := i
+			for j < len(s) && isWordByte(s[j]) {
+				j++
+			}
+			out = append(out, Token{Kind: lexWord, Start: i, End: j, text: s[i:j]})
+			i = j
+		case c == '?':
+			out = append(out, Token{Kind: lexPlaceholder, Start: i, End: i + 1, text: "?"})
+			i++
+		default:
+			n := symbolLen(s[i:])
+			out = append(out, Token{Kind: lexSymbol, Start: i, End: i + n, text: s[i : i+n]})
+			i += n
+		}
+	}
+	return append(out, Token{Kind: lexEOF, Start: len(s), End: len(s)}), nil
+}
+
+// lexQuoted reads the quoted token starting at s[i] (', " or `): the end
+// offset and the unescaped value. Doubled quotes stand for one; in strings
+// a backslash escapes the next byte (MySQL's default sql_mode).
+func lexQuoted(s string, i int) (end int, val string, err error) {
+	q := s[i]
+	var b strings.Builder
+	j := i + 1
+	for {
+		if j >= len(s) {
+			what := "string"
+			if q == '`' {
+				what = "quoted identifier"
+			}
+			return 0, "", &LexError{Pos: i, Msg: "unterminated " + what}
+		}
+		d := s[j]
+		switch {
+		case d == '\\' && q != '`' && j+1 < len(s):
+			b.WriteString(unescapeByte(s[j+1]))
+			j += 2
+		case d == q && j+1 < len(s) && s[j+1] == q:
+			b.WriteByte(q)
+			j += 2
+		case d == q:
+			return j + 1, b.String(), nil
+		default:
+			b.WriteByte(d)
+			j++
+		}
+	}
+}
+
+// unescapeByte is MySQL's backslash escape; \% and \_ keep their backslash
+// (they are LIKE escapes).
+func unescapeByte(c byte) string {
+	switch c {
+	case 'n':
+		return "\n"
+	case 't':
+		return "\t"
+	case 'r':
+		return "\r"
+	case '0':
+		return "\x00"
+	case 'Z':
+		return "\x1a"
+	case 'b':
+		return "\b"
+	case '%', '_':
+		return "\\" + string(c)
+	}
+	return string(c)
+}
+
+func scanNumber(s string, i int) int {
+	j := i
+	if s[j] == '0' && j+1 < len(s) && (s[j+1] == 'x' || s[j+1] == 'X' || s[j+1] == 'b' || s[j+1] == 'B') {
+		k := j + 2
+		for k < len(s) && isHexByte(s[k]) {
+			k++
+		}
+		if k > j+2 {
+			return k
+		}
+	}
+	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+		j++
+	}
+	if j < len(s) && s[j] == '.' {
+		j++
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+	}
+	if j < len(s) && (s[j] == 'e' || s[j] == 'E') {
+		k := j + 1
+		if k < len(s) && (s[k] == '+' || s[k] == '-') {
+			k++
+		}
+		if k < len(s) && s[k] >= '0' && s[k] <= '9' {
+			for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+				k++
+			}
+			j = k
+		}
+	}
+	return j
+}
+
+var multiSymbols = []string{"<=>", "->>", "<=", ">=", "<>", "!=", ":=", "||", "&&", "<<", ">>", "->"}
+
+func symbolLen(s string) int {
+	for _, m := range multiSymbols {
+		if strings.HasPrefix(s, m) {
+			return len(m)
+		}
+	}
+	return 1
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+func isHexByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func isSpaceOrControl(c byte) bool { return c <= ' ' }
+
+// tokensAre reports whether toks starts with the words and symbols in want
+// (a symbol is written as itself, a word in any case).
+func tokensAre(toks []Token, want ...string) bool {
+	if len(toks) < len(want) {
+		return false
+	}
+	for i, w := range want {
+		t := toks[i]
+		if !t.IsWord(w) && !t.IsSymbol(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// splice rebuilds src with the byte ranges of edits replaced; edits are in
+// order and do not overlap.
+type edit struct {
+	start, end int
+	text       string
+}
+
+func splice(src string, edits []edit) string {
+	if len(edits) == 0 {
+		return src
+	}
+	var b strings.Builder
+	pos := 0
+	for _, e := range edits {
+		b.WriteString(src[pos:e.start])
+		b.WriteString(e.text)
+		pos = e.end
+	}
+	b.WriteString(src[pos:])
+	return b.String()
+}
+
+// sqlStringLiteral writes s as a single-quoted MySQL string literal.
+func sqlStringLiteral(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\x00", `\0`, "\n", `\n`, "\r", `\r`, "\x1a", `\Z`)
+	return "'" + r.Replace(s) + "'"
+}
