@@ -211,6 +211,8 @@ var (
 	// SET PASSWORD FOR account = 'password', which GMS's parser lacks; it
 	// is ALTER USER account IDENTIFIED BY 'password' (same privileges).
 	setPasswordFor = regexp.MustCompile(`(?is)^\s*SET\s+PASSWORD\s+FOR\s+(.+?)\s*=\s*('(?:[^'\\]|\\.|'')*')\s*;?\s*$`)
+	// SET PASSWORD = 'password' (one's own), also missing in GMS.
+	setOwnPassword = regexp.MustCompile(`(?is)^\s*SET\s+PASSWORD\s*=\s*('(?:[^'\\]|\\.|'')*')\s*;?\s*$`)
 	// Statements that read the accounts: compare the stored version first.
 	readsAccounts = regexp.MustCompile(`(?i)\bmysql\s*\.|\bSHOW\s+GRANTS\b|\bCURRENT_USER\b`)
 )
@@ -218,6 +220,11 @@ var (
 func (h *accessHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
 	if m := setPasswordFor.FindStringSubmatch(query); m != nil {
 		query = "ALTER USER " + m[1] + " IDENTIFIED BY " + m[2]
+	} else if m := setOwnPassword.FindStringSubmatch(query); m != nil {
+		if u, ok := c.UserData.(sql.MysqlConnectionUser); ok {
+			q := func(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+			query = "ALTER USER " + q(u.User) + "@" + q(u.Host) + " IDENTIFIED BY " + m[1]
+		}
 	}
 	account := isAccountStatement(query)
 	h.refresh(ctx, account || readsAccounts.MatchString(query))

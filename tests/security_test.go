@@ -166,6 +166,17 @@ func TestSecurityAccountStatements(t *testing.T) {
 	mustExec(t, root, "GRANT ALL ON s2.* TO 'bob'@'%'")
 	mustExec(t, bob, "INSERT INTO s2.t VALUES (7, 7)", "CREATE TABLE s2.u (id BIGINT PRIMARY KEY)", "DROP TABLE s2.u")
 
+	// Per-table grants.
+	mustExec(t, root, "CREATE USER 'tab'@'%' IDENTIFIED BY 'tb'", "GRANT SELECT ON s1.t TO 'tab'@'%'")
+	tab := mustConnect(t, addr, "tab", "tb", "s1", "")
+	if _, err := tab.Exec("SELECT * FROM s1.t"); err != nil {
+		t.Errorf("tab reads s1.t: %v", err)
+	}
+	_, err = tab.Exec("SELECT * FROM s2.t")
+	wantErrNumber(t, "tab reads s2.t", err, 1044)
+	_, err = tab.Exec("INSERT INTO s1.t VALUES (8, 8)")
+	wantErrNumber(t, "tab inserts into s1.t", err, 1142)
+
 	mustExec(t, root, "DROP USER 'bob'@'%'")
 	_, err = connectAs(t, addr, "bob", "pw-three", "", "")
 	wantErrNumber(t, "dropped user", err, 1045)
