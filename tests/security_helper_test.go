@@ -57,7 +57,7 @@ func connectAs(t testing.TB, addr, user, password, db, params string) (*sql.DB, 
 	t.Helper()
 	cfg := mysql.NewConfig()
 	cfg.User, cfg.Passwd, cfg.Net, cfg.Addr, cfg.DBName = user, password, "tcp", addr, db
-	cfg.InterpolateParams = true
+	cfg.InterpolateParams = !strings.Contains(params, "interpolateParams")
 	cfg.AllowAllFiles = true
 	dsn := cfg.FormatDSN()
 	if params != "" {

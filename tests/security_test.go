@@ -323,7 +323,13 @@ func TestSecurityServerFiles(t *testing.T) {
 		if after := warehouseState(t, wh); !slices.Equal(before, after) {
 			t.Errorf("refused statements changed the warehouse")
 		}
-		_, err := root.Exec("SET GLOBAL secure_file_priv = '/'")
+		// Server-side prepared statements take the same path.
+		prep := mustConnect(t, srv.Addr(), "root", "", "s", "interpolateParams=false")
+		_, err := prep.Exec("SELECT LOAD_FILE(?)", secret)
+		wantErrNumber(t, "prepared LOAD_FILE(?)", err, 1290)
+		_, err = prep.Exec("SELECT id FROM t WHERE id = ? INTO OUTFILE '/tmp/lakesql-prep'", 1)
+		wantErrNumber(t, "prepared INTO OUTFILE", err, 1290)
+		_, err = root.Exec("SET GLOBAL secure_file_priv = '/'")
 		if err == nil {
 			t.Error("SET GLOBAL secure_file_priv succeeded")
 		}
