@@ -213,6 +213,9 @@ var (
 	setPasswordFor = regexp.MustCompile(`(?is)^\s*SET\s+PASSWORD\s+FOR\s+(.+?)\s*=\s*('(?:[^'\\]|\\.|'')*')\s*;?\s*$`)
 	// SET PASSWORD = 'password' (one's own), also missing in GMS.
 	setOwnPassword = regexp.MustCompile(`(?is)^\s*SET\s+PASSWORD\s*=\s*('(?:[^'\\]|\\.|'')*')\s*;?\s*$`)
+	// ALTER USER account REQUIRE SSL | X509 | NONE, which GMS's parser lacks.
+	alterRequire = regexp.MustCompile("(?is)^\\s*ALTER\\s+USER\\s+(?:IF\\s+EXISTS\\s+)?('(?:[^']|'')*'|`[^`]*`|[A-Za-z0-9_$.-]+)" +
+		"(?:\\s*@\\s*('(?:[^']|'')*'|`[^`]*`|[A-Za-z0-9_%.:-]+))?\\s+REQUIRE\\s+(SSL|X509|NONE)\\s*;?\\s*$")
 	// Statements that read the accounts: compare the stored version first.
 	readsAccounts = regexp.MustCompile(`(?i)\bmysql\s*\.|\bSHOW\s+GRANTS\b|\bCURRENT_USER\b`)
 )
@@ -228,6 +231,9 @@ func (h *accessHandler) ComQuery(ctx context.Context, c *mysql.Conn, query strin
 	}
 	account := isAccountStatement(query)
 	h.refresh(ctx, account || readsAccounts.MatchString(query))
+	if m := alterRequire.FindStringSubmatch(query); m != nil {
+		return accessError(h.alterRequire(ctx, c, query, m, callback))
+	}
 	if showOwnGrants.MatchString(query) {
 		return accessError(h.showOwnGrants(ctx, c, query, callback))
 	}
@@ -264,6 +270,41 @@ func (h *accessHandler) showOwnGrants(ctx context.Context, c *mysql.Conn, query 
 		res.Rows = append(res.Rows, []sqltypes.Value{sqltypes.MakeTrusted(querypb.Type_VARCHAR, []byte(s))})
 	}
 	return callback(res, false)
+}
+
+// alterRequire executes ALTER USER … REQUIRE SSL | X509 | NONE: it needs
+// what ALTER USER needs (CREATE USER, or UPDATE on mysql).
+func (h *accessHandler) alterRequire(ctx context.Context, c *mysql.Conn, query string, m []string, callback mysql.ResultSpoolFn) error {
+	sctx, err := h.s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
+	if err != nil {
+		return err
+	}
+	db := h.s.sec.users.DB()
+	if !db.UserHasPrivileges(sctx, sql.NewPrivilegedOperation(sql.PrivilegeCheckSubject{}, sql.PrivilegeType_CreateUser)) &&
+		!db.UserHasPrivileges(sctx, sql.NewPrivilegedOperation(sql.PrivilegeCheckSubject{Database: "mysql"}, sql.PrivilegeType_Update)) {
+		cl := sctx.Session.Client()
+		return mysql.NewSQLError(1142, "42000", "ALTER USER command denied to user '%s'@'%s'", cl.User, cl.Address)
+	}
+	unquote := func(s string) string {
+		if len(s) >= 2 && (s[0] == '\'' || s[0] == '`') {
+			s = s[1 : len(s)-1]
+		}
+		return strings.ReplaceAll(s, "''", "'")
+	}
+	pk := mysql_db.UserPrimaryKey{User: unquote(m[1]), Host: "%"}
+	if m[2] != "" {
+		pk.Host = unquote(m[2])
+	}
+	rd := db.Reader()
+	_, ok := rd.GetUser(pk)
+	rd.Close()
+	if !ok {
+		return mysql.NewSQLError(1396, "HY000", "Operation ALTER USER failed for '%s'@'%s'", pk.User, pk.Host)
+	}
+	if err := h.s.sec.users.SetRequireSSL(sctx, !strings.EqualFold(m[3], "NONE"), pk); err != nil {
+		return err
+	}
+	return callback(&sqltypes.Result{}, false)
 }
 
 // callError: a CALL without EXECUTE is MySQL's 1370.

@@ -499,6 +499,18 @@ func TestSecurityTLS(t *testing.T) {
 	mustConnect(t, addr, "sec", "spw", "", "tls=lakesql-test")
 	mustConnect(t, addr, "sec", "spw", "", "tls=skip-verify")
 
+	// ALTER USER … REQUIRE SSL / NONE.
+	mustExec(t, root, "ALTER USER 'plain'@'%' REQUIRE SSL")
+	_, err = connectAs(t, addr, "plain", "ppw", "", "")
+	wantErrNumber(t, "plain after REQUIRE SSL, without TLS", err, 1045)
+	plain := mustConnect(t, addr, "plain", "ppw", "", "tls=lakesql-test")
+	_, err = plain.Exec("ALTER USER 'sec'@'%' REQUIRE NONE")
+	wantErrNumber(t, "ALTER USER REQUIRE by a non-administrator", err, 1142)
+	_, err = root.Exec("ALTER USER 'nobody'@'%' REQUIRE NONE")
+	wantErrNumber(t, "ALTER USER REQUIRE of an unknown account", err, 1396)
+	mustExec(t, root, "ALTER USER plain REQUIRE NONE")
+	mustConnect(t, addr, "plain", "ppw", "", "")
+
 	// caching_sha2_password: the first login needs TLS (full authentication).
 	_, err = connectAs(t, addr, "sha", "shapw", "", "")
 	wantErrNumber(t, "caching_sha2 first login without TLS", err, 1045)
