@@ -278,6 +278,15 @@ func TestSecurityReadOnlyUser(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(files, "out.txt")); err == nil {
 		t.Error("the reader wrote out.txt")
 	}
+	// LOAD DATA LOCAL needs INSERT, not FILE (as in MySQL); the server side needs FILE too.
+	mustExec(t, root, "CREATE USER 'loader'@'%' IDENTIFIED BY 'lpw'", "GRANT SELECT, INSERT ON s.* TO 'loader'@'%'")
+	loader := mustConnect(t, addr, "loader", "lpw", "s", "")
+	mustExec(t, loader, "LOAD DATA LOCAL INFILE '"+csv+"' INTO TABLE a FIELDS TERMINATED BY ','")
+	if err := root.QueryRow("SELECT COUNT(*) FROM s.a").Scan(&n); err != nil || n != 2 {
+		t.Errorf("s.a has %d rows after LOAD DATA LOCAL, %v", n, err)
+	}
+	_, err := loader.Exec("LOAD DATA INFILE '" + csv + "' INTO TABLE a FIELDS TERMINATED BY ','")
+	wantErrNumber(t, "loader: server-side LOAD DATA without FILE", err, 1045)
 }
 
 // TestSecurityServerFiles: every file-touching statement is refused with
