@@ -17,7 +17,9 @@ func init() {
 	sql.SetAuthorizationHandlerFactory(loadDataAuthFactory{sql.GetAuthorizationHandlerFactory()})
 }
 
-type loadDataAuthFactory struct{ inner sql.AuthorizationHandlerFactory }
+type loadDataAuthFactory struct {
+	inner sql.AuthorizationHandlerFactory
+}
 
 func (f loadDataAuthFactory) CreateHandler(cat sql.Catalog) sql.AuthorizationHandler {
 	return loadDataAuth{f.inner.CreateHandler(cat)}
