@@ -35,8 +35,9 @@ func TestDuckDBPeer(t *testing.T) {
 		n = 50_000
 	}
 	ctx := context.Background()
-	wh := t.TempDir()
-	srv, err := sqlengine.New(ctx, sqlengine.Config{Warehouse: wh, Host: "127.0.0.1", Port: 0})
+	wh, loadDir := t.TempDir(), t.TempDir()
+	srv, err := sqlengine.New(ctx, sqlengine.Config{Warehouse: wh, Host: "127.0.0.1", Port: 0,
+		Security: sqlengine.SecurityConfig{SecureFilePriv: loadDir}}) // server-side LOAD DATA INFILE reads files
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func TestDuckDBPeer(t *testing.T) {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	csv := filepath.Join(t.TempDir(), "t.csv")
+	csv := filepath.Join(loadDir, "t.csv")
 	writeCSV(t, csv, n)
 	start := time.Now()
 	if _, err := my.Exec(fmt.Sprintf(`LOAD DATA INFILE '%s' INTO TABLE t FIELDS TERMINATED BY ','`, csv)); err != nil {

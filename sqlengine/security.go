@@ -7,14 +7,18 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/server"
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/mysql_db"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/rowexec"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/sqltypes"
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 	"github.com/sirupsen/logrus"
@@ -200,14 +204,116 @@ func (h *accessHandler) refresh(ctx context.Context, account bool) {
 	}
 }
 
+var (
+	// SHOW GRANTS [FOR CURRENT_USER[()]]: always allowed in MySQL; GMS
+	// v0.20.0 wants SELECT on mysql for it.
+	showOwnGrants = regexp.MustCompile(`(?is)^\s*SHOW\s+GRANTS(\s+FOR\s+CURRENT_USER\s*(\(\s*\))?)?\s*;?\s*$`)
+	// SET PASSWORD FOR account = 'password', which GMS's parser lacks; it
+	// is ALTER USER account IDENTIFIED BY 'password' (same privileges).
+	setPasswordFor = regexp.MustCompile(`(?is)^\s*SET\s+PASSWORD\s+FOR\s+(.+?)\s*=\s*('(?:[^'\\]|\\.|'')*')\s*;?\s*$`)
+	// SET PASSWORD = 'password' (one's own), also missing in GMS.
+	setOwnPassword = regexp.MustCompile(`(?is)^\s*SET\s+PASSWORD\s*=\s*('(?:[^'\\]|\\.|'')*')\s*;?\s*$`)
+	// ALTER USER account REQUIRE SSL | X509 | NONE, which GMS's parser lacks.
+	alterRequire = regexp.MustCompile("(?is)^\\s*ALTER\\s+USER\\s+(?:IF\\s+EXISTS\\s+)?('(?:[^']|'')*'|`[^`]*`|[A-Za-z0-9_$.-]+)" +
+		"(?:\\s*@\\s*('(?:[^']|'')*'|`[^`]*`|[A-Za-z0-9_%.:-]+))?\\s+REQUIRE\\s+(SSL|X509|NONE)\\s*;?\\s*$")
+	// Statements that read the accounts: compare the stored version first.
+	readsAccounts = regexp.MustCompile(`(?i)\bmysql\s*\.|\bSHOW\s+GRANTS\b|\bCURRENT_USER\b`)
+)
+
 func (h *accessHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
+	if m := setPasswordFor.FindStringSubmatch(query); m != nil {
+		query = "ALTER USER " + m[1] + " IDENTIFIED BY " + m[2]
+	} else if m := setOwnPassword.FindStringSubmatch(query); m != nil {
+		if u, ok := c.UserData.(sql.MysqlConnectionUser); ok {
+			q := func(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+			query = "ALTER USER " + q(u.User) + "@" + q(u.Host) + " IDENTIFIED BY " + m[1]
+		}
+	}
 	account := isAccountStatement(query)
-	h.refresh(ctx, account)
+	h.refresh(ctx, account || readsAccounts.MatchString(query))
+	if m := alterRequire.FindStringSubmatch(query); m != nil {
+		return accessError(h.alterRequire(ctx, c, query, m, callback))
+	}
+	if showOwnGrants.MatchString(query) {
+		return accessError(h.showOwnGrants(ctx, c, query, callback))
+	}
 	err := h.Handler.ComQuery(ctx, c, query, callback)
 	if err == nil && account {
 		h.afterAccount(query)
 	}
+	if startsWithWords(query, "CALL") {
+		return callError(err)
+	}
 	return accessError(err)
+}
+
+// showOwnGrants answers SHOW GRANTS for the session's own account.
+func (h *accessHandler) showOwnGrants(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
+	sctx, err := h.s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
+	if err != nil {
+		return err
+	}
+	cl := sctx.Session.Client()
+	node := &plan.ShowGrants{CurrentUser: true, For: &plan.UserName{Name: cl.User, Host: cl.Address, AnyHost: cl.Address == "%"},
+		MySQLDb: h.s.sec.users.DB()}
+	iter, err := rowexec.DefaultBuilder.Build(sctx, node, nil)
+	if err != nil {
+		return err
+	}
+	rows, err := sql.RowIterToRows(sctx, iter)
+	if err != nil {
+		return err
+	}
+	res := &sqltypes.Result{Fields: []*querypb.Field{{Name: node.Schema()[0].Name, Type: querypb.Type_VARCHAR, Charset: uint32(sql.CharacterSet_utf8mb4)}}}
+	for _, r := range rows {
+		s, _ := r[0].(string)
+		res.Rows = append(res.Rows, []sqltypes.Value{sqltypes.MakeTrusted(querypb.Type_VARCHAR, []byte(s))})
+	}
+	return callback(res, false)
+}
+
+// alterRequire executes ALTER USER … REQUIRE SSL | X509 | NONE: it needs
+// what ALTER USER needs (CREATE USER, or UPDATE on mysql).
+func (h *accessHandler) alterRequire(ctx context.Context, c *mysql.Conn, query string, m []string, callback mysql.ResultSpoolFn) error {
+	sctx, err := h.s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
+	if err != nil {
+		return err
+	}
+	db := h.s.sec.users.DB()
+	if !db.UserHasPrivileges(sctx, sql.NewPrivilegedOperation(sql.PrivilegeCheckSubject{}, sql.PrivilegeType_CreateUser)) &&
+		!db.UserHasPrivileges(sctx, sql.NewPrivilegedOperation(sql.PrivilegeCheckSubject{Database: "mysql"}, sql.PrivilegeType_Update)) {
+		cl := sctx.Session.Client()
+		return mysql.NewSQLError(1142, "42000", "ALTER USER command denied to user '%s'@'%s'", cl.User, cl.Address)
+	}
+	unquote := func(s string) string {
+		if len(s) >= 2 && (s[0] == '\'' || s[0] == '`') {
+			s = s[1 : len(s)-1]
+		}
+		return strings.ReplaceAll(s, "''", "'")
+	}
+	pk := mysql_db.UserPrimaryKey{User: unquote(m[1]), Host: "%"}
+	if m[2] != "" {
+		pk.Host = unquote(m[2])
+	}
+	rd := db.Reader()
+	_, ok := rd.GetUser(pk)
+	rd.Close()
+	if !ok {
+		return mysql.NewSQLError(1396, "HY000", "Operation ALTER USER failed for '%s'@'%s'", pk.User, pk.Host)
+	}
+	if err := h.s.sec.users.SetRequireSSL(sctx, !strings.EqualFold(m[3], "NONE"), pk); err != nil {
+		return err
+	}
+	return callback(&sqltypes.Result{}, false)
+}
+
+// callError: a CALL without EXECUTE is MySQL's 1370.
+func callError(err error) error {
+	var se *mysql.SQLError
+	if err = accessError(err); errors.As(err, &se) && se.Num == 1142 {
+		return mysql.NewSQLError(1370, "42000", "execute %s", se.Message)
+	}
+	return err
 }
 
 func (h *accessHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {

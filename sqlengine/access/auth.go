@@ -276,7 +276,7 @@ func (u *Users) SetRequireSSL(ctx *sql.Context, on bool, accounts ...mysql_db.Us
 			s := string(b)
 			cp.Attributes = &s
 		}
-		cp.PasswordLastChanged = x.PasswordLastChanged
+		ed.RemoveUser(pk) // PutUser would keep the old entry beside the new one
 		ed.PutUser(&cp)
 	}
 	return u.db.Persist(ctx, ed)

@@ -197,6 +197,7 @@ func AddUser(ctx context.Context, store Store, name, host, password string, admi
 	if _, ok := ed.GetUser(pk); ok && !replace {
 		return fmt.Errorf("access: user '%s'@'%s' exists already (use --replace to change it)", name, host)
 	}
+	ed.RemoveUser(pk) // PutUser alone would keep an old entry beside the new one
 	privs := mysql_db.NewPrivilegeSet()
 	if admin {
 		privs = mysql_db.NewPrivilegeSetWithAllPrivileges()
