@@ -41,6 +41,11 @@ func (s *Server) wrapDDL(h mysql.Handler) (mysql.Handler, error) {
 }
 
 func (h *ddlHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
+	done, err := h.s.drain.enter() // shutdown.go
+	if err != nil {
+		return err
+	}
+	defer done()
 	if err := h.checkStatement(c, query); err != nil { // statements.go
 		return err
 	}
@@ -51,6 +56,11 @@ func (h *ddlHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, 
 }
 
 func (h *ddlHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
+	done, err := h.s.drain.enter() // shutdown.go
+	if err != nil {
+		return "", err
+	}
+	defer done()
 	if err := checkPacket(c, query); err != nil { // statements.go
 		return "", err
 	}

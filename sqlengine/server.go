@@ -39,6 +39,7 @@ type Server struct {
 	provider *provider.Provider
 	engine   *sqle.Engine
 	srv      *server.Server
+	drain    drain // running statements, for Shutdown (shutdown.go)
 }
 
 // New opens the warehouse (creating it with a `default` database on first

@@ -33,6 +33,8 @@ import (
 // It prints every section it can. A section that cannot be read (a corrupt
 // file, ORC manifests) is reported in the output and in the returned error,
 // which names the file and what is wrong.
+const inspectUsage = "usage: lakesql inspect TABLE-PATH-OR-URL [--snapshot N] [--branch NAME]"
+
 func inspect(ctx context.Context, w io.Writer, args []string) error {
 	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -42,7 +44,11 @@ func inspect(ctx context.Context, w io.Writer, args []string) error {
 	var positional []string
 	for rest := args; ; {
 		if err := fs.Parse(rest); err != nil {
-			return fmt.Errorf("inspect: %w (usage: lakesql inspect TABLE-PATH-OR-URL [--snapshot N] [--branch NAME])", err)
+			if errors.Is(err, flag.ErrHelp) {
+				printUsage(w, fs, inspectUsage)
+				return errHelp
+			}
+			return usageError{fmt.Errorf("inspect: %w\n%s", err, inspectUsage)}
 		}
 		rest = fs.Args()
 		if len(rest) == 0 {
@@ -52,7 +58,7 @@ func inspect(ctx context.Context, w io.Writer, args []string) error {
 		rest = rest[1:]
 	}
 	if len(positional) != 1 {
-		return errors.New("inspect: want exactly one TABLE-PATH-OR-URL (usage: lakesql inspect TABLE-PATH-OR-URL [--snapshot N] [--branch NAME])")
+		return usageError{fmt.Errorf("inspect: want exactly one TABLE-PATH-OR-URL, got %d\n%s", len(positional), inspectUsage)}
 	}
 	snapSet := false
 	fs.Visit(func(f *flag.Flag) {

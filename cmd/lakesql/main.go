@@ -1,11 +1,15 @@
 // Command lakesql is a MySQL-protocol SQL server over Apache Paimon tables.
 //
-//	lakesql serve [--warehouse PATH-OR-URL] [--host H] [--port P] [--read-only]
-//	lakesql inspect TABLE-PATH-OR-URL [--snapshot N]
+//	lakesql serve [--warehouse PATH-OR-URL] [--create] [--host H] [--port P] [--read-only] [--shutdown-timeout D]
+//	lakesql inspect TABLE-PATH-OR-URL [--snapshot N] [--branch NAME]
+//
+// Exit status: 0 on success (and for --help, and after a graceful shutdown
+// on SIGINT/SIGTERM), 1 on an error, 2 on a wrong command line.
 package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -22,7 +26,7 @@ func main() {
 	var err error
 	switch os.Args[1] {
 	case "serve":
-		err = serve(ctx, os.Args[2:])
+		err = serve(ctx, os.Stdout, os.Stderr, os.Args[2:])
 	case "inspect":
 		err = inspect(ctx, os.Stdout, os.Args[2:])
 	case "-h", "--help", "help":
@@ -33,15 +37,18 @@ func main() {
 		usage()
 		os.Exit(2)
 	}
-	if err != nil {
+	var ue usageError
+	switch {
+	case err == nil, errors.Is(err, errHelp):
+	case errors.As(err, &ue):
+		fmt.Fprintf(os.Stderr, "lakesql: %v\n", err)
+		os.Exit(2)
+	default:
 		fmt.Fprintf(os.Stderr, "lakesql: %v\n", err)
 		os.Exit(1)
 	}
 }
 
 func usage() {
-	fmt.Fprint(os.Stderr, `usage:
-  lakesql serve [--warehouse PATH-OR-URL] [--host 127.0.0.1] [--port 3307] [--read-only]
-  lakesql inspect TABLE-PATH-OR-URL [--snapshot N]
-`)
+	fmt.Fprint(os.Stderr, "usage:\n  "+serveUsage[len("usage: "):]+"\n  "+inspectUsage[len("usage: "):]+"\n")
 }
