@@ -332,7 +332,7 @@ func errOutOfRange(col string, row int64) error {
 
 // errNotNumber is MySQL's answer to text that is not a number in an
 // integer or decimal column: 1265 when it starts with one ('12abc', data
-// truncated), else 1366 (”, 'abc').
+// truncated), else 1366 (the empty string, 'abc').
 func errNotNumber(kind string, v any, col string, row int64) error {
 	if hasNumericPrefix(v) {
 		return errTruncated(col, row)
