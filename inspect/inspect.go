@@ -27,6 +27,25 @@ import (
 	"github.com/lakesql/lakesql/snapshot/manifest"
 )
 
+// Usage is the inspect command line.
+const Usage = "usage: lakesql inspect TABLE-PATH-OR-URL [--snapshot N] [--branch NAME]"
+
+// ErrHelp is returned after --help printed the usage; the command exits 0.
+var ErrHelp = errors.New("help printed")
+
+// UsageError is a wrong command line; the command exits 2.
+type UsageError struct{ error }
+
+func (e UsageError) Unwrap() error { return e.error }
+
+func printUsage(w io.Writer, fs *flag.FlagSet, usage string) {
+	fmt.Fprintln(w, usage)
+	fmt.Fprintln(w, "flags:")
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+}
+
 // Run prints what a table holds: its latest schema and schema versions,
 // tags, branches, the snapshot list, and for one snapshot (the latest by
 // default) the live data files after merging the base and delta manifests,
@@ -47,7 +66,11 @@ func Run(ctx context.Context, w io.Writer, args []string) error {
 	var positional []string
 	for rest := args; ; {
 		if err := fs.Parse(rest); err != nil {
-			return fmt.Errorf("inspect: %w (usage: lakesql inspect TABLE-PATH-OR-URL [--snapshot N] [--branch NAME])", err)
+			if errors.Is(err, flag.ErrHelp) {
+				printUsage(w, fs, Usage)
+				return ErrHelp
+			}
+			return UsageError{fmt.Errorf("inspect: %w\n%s", err, Usage)}
 		}
 		rest = fs.Args()
 		if len(rest) == 0 {
@@ -57,7 +80,7 @@ func Run(ctx context.Context, w io.Writer, args []string) error {
 		rest = rest[1:]
 	}
 	if len(positional) != 1 {
-		return errors.New("inspect: want exactly one TABLE-PATH-OR-URL (usage: lakesql inspect TABLE-PATH-OR-URL [--snapshot N] [--branch NAME])")
+		return UsageError{fmt.Errorf("inspect: want exactly one TABLE-PATH-OR-URL, got %d\n%s", len(positional), Usage)}
 	}
 	snapSet := false
 	fs.Visit(func(f *flag.Flag) {

@@ -233,6 +233,9 @@ func TableSchemaFromSQL(sch sql.PrimaryKeySchema, comment string) (*schema.Table
 			f.Description = &cm
 		}
 		ts.Fields = append(ts.Fields, f)
+		if u, ok := UnsignedTypeName(c.Type); ok { // unsigned.go
+			ts.Options[UnsignedOptionPrefix+c.Name] = u
+		}
 	}
 	for _, o := range sch.PkOrdinals {
 		ts.PrimaryKeys = append(ts.PrimaryKeys, sch.Schema[o].Name)

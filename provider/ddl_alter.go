@@ -197,6 +197,7 @@ func applyChange(ts *schema.TableSchema, c SchemaChange) error {
 			return ddlErr(ErrUnsupportedDDL, "cannot drop column %s: a table needs at least one column", name)
 		}
 		ts.Fields = slices.Delete(ts.Fields, i, i+1)
+		dropUnsigned(ts, name) // unsigned.go
 	case RenameColumn:
 		i, err := findField(ts, c.Column)
 		if err != nil {
@@ -216,6 +217,7 @@ func applyChange(ts *schema.TableSchema, c SchemaChange) error {
 			return ddlErr(ErrUnsupportedDDL, "cannot rename column %s: table options %s refer to it", old, strings.Join(opts, ", "))
 		}
 		ts.Fields[i].Name = c.NewName
+		renameUnsigned(ts, old, c.NewName) // unsigned.go
 		for k, pk := range ts.PrimaryKeys {
 			if pk == old {
 				ts.PrimaryKeys = slices.Clone(ts.PrimaryKeys)

@@ -15,6 +15,7 @@ import (
 //	BOOLEAN / TINYINT(1)            BOOLEAN
 //	TINYINT/SMALLINT/INT/BIGINT     TINYINT/SMALLINT/INT/BIGINT (MEDIUMINT → INT)
 //	unsigned integers               the next wider signed type; BIGINT UNSIGNED → DECIMAL(20, 0)
+//	                                (and a lakesql.unsigned.<column> option: unsigned.go)
 //	FLOAT/DOUBLE                    FLOAT/DOUBLE
 //	DECIMAL(p,s)                    DECIMAL(p,s) (p ≤ 38)
 //	CHAR(n)/VARCHAR(n)              CHAR(n)/VARCHAR(n)

@@ -40,10 +40,14 @@ type editor struct {
 	mode   editMode
 	lookup bool
 	err    error
+	// unsigned holds the range of UNSIGNED columns (unsigned.go); rows
+	// counts the rows written, for "at row n".
+	unsigned []uint64
+	rows     int64
 }
 
 func (t *Table) newEditor(ctx *sql.Context, mode editMode) *editor {
-	e := &editor{t: t, mode: mode}
+	e := &editor{t: t, mode: mode, unsigned: unsignedLimits(t.sch)}
 	if t.tt != (lsmread.TimeTravel{}) || t.ro || len(t.name) != len(t.base) && !t.isBranch() {
 		e.err = fmt.Errorf("lakesql: %s is read-only (a past snapshot or a system view)", t.name)
 	}
@@ -139,6 +143,9 @@ func (e *editor) Insert(ctx *sql.Context, row sql.Row) error {
 	if err != nil {
 		return err
 	}
+	if err := e.checkUnsigned(r); err != nil {
+		return err
+	}
 	if e.lookup {
 		existing, ok, err := e.t.lookupRow(ctx, r)
 		if err != nil {
@@ -167,6 +174,9 @@ func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
 	}
 	n, err := e.paimonRow(new)
 	if err != nil {
+		return err
+	}
+	if err := e.checkUnsigned(n); err != nil {
 		return err
 	}
 	idx := keyIndexes(e.t.sch)

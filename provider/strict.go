@@ -30,8 +30,8 @@ import (
 // the value, and fails with MySQL's error:
 //
 //	1264 (22003) Out of range value for column 'c' at row n
-//	1366 (HY000) Incorrect integer/decimal value: '…' for column 'c' at row n
-//	1265 (01000) Data truncated for column 'c' at row n (non-numeric text into FLOAT/DOUBLE)
+//	1366 (HY000) Incorrect integer/decimal value: '…' for column 'c' at row n ('' or 'abc')
+//	1265 (01000) Data truncated for column 'c' at row n ('12abc'; any non-numeric text into FLOAT/DOUBLE)
 //	1406 (22001) Data too long for column 'c' at row n
 //	1292 (22007) Incorrect date/datetime/time value: '…' for column 'c' at row n
 //	1690 (22003) BIGINT value is out of range in '(a + b)' (integer arithmetic that overflows)
@@ -95,10 +95,19 @@ func strictInsert(n *plan.InsertInto) (sql.Node, transform.TreeIdentity, error) 
 				exprs[i] = wrapStrict(e, dst[i], rows, i == 0)
 				changed = changed || exprs[i] != e
 			}
-			if changed {
+			// INSERT … VALUES: the projections read the Values node, whose
+			// tuples hold the expressions; integer arithmetic there is
+			// checked for overflow (1690).
+			child, same, err := transform.Node(p.Child, strictValues)
+			if err != nil {
+				return nil, transform.SameTree, err
+			}
+			if changed || same == transform.NewTree {
 				np := *p
 				np.Projections = exprs
+				np.Child = child
 				out = n.WithSource(&np)
+				changed = true
 			}
 		}
 	}
@@ -116,6 +125,31 @@ func strictInsert(n *plan.InsertInto) (sql.Node, transform.TreeIdentity, error) 
 		return n, transform.SameTree, nil
 	}
 	return out, transform.NewTree, nil
+}
+
+func strictValues(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+	v, ok := n.(*plan.Values)
+	if !ok {
+		return n, transform.SameTree, nil
+	}
+	changed := false
+	tuples := make([][]sql.Expression, len(v.ExpressionTuples))
+	for i, tuple := range v.ExpressionTuples {
+		tuples[i] = make([]sql.Expression, len(tuple))
+		for j, e := range tuple {
+			tuples[i][j] = e
+			if _, ok := e.(*expression.Arithmetic); ok {
+				tuples[i][j] = &strictValue{UnaryExpression: expression.UnaryExpression{Child: e}, rows: new(atomic.Int64)}
+				changed = true
+			}
+		}
+	}
+	if !changed {
+		return n, transform.SameTree, nil
+	}
+	nv := *v
+	nv.ExpressionTuples = tuples
+	return &nv, transform.NewTree, nil
 }
 
 func strictSetFields(in []sql.Expression) ([]sql.Expression, bool) {
@@ -197,6 +231,9 @@ func (e *strictValue) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	if err != nil || v == nil {
 		return v, err
 	}
+	if e.col == nil { // an arithmetic check only (strictValues)
+		return v, nil
+	}
 	if err := checkStrict(ctx, e.col, v, n); err != nil {
 		return nil, err
 	}
@@ -213,7 +250,7 @@ func checkStrict(ctx *sql.Context, col *sql.Column, v any, row int64) error {
 		}
 		d, ok, err := numericValue(v)
 		if err != nil || !ok {
-			return errIncorrectValue("integer", v, col.Name, row)
+			return errNotNumber("integer", v, col.Name, row)
 		}
 		lo, hi := integerRange(t)
 		if r := d.Round(0); r.LessThan(lo) || r.GreaterThan(hi) {
@@ -222,7 +259,7 @@ func checkStrict(ctx *sql.Context, col *sql.Column, v any, row int64) error {
 	case types.IsDecimal(t):
 		d, ok, err := numericValue(v)
 		if err != nil || !ok {
-			return errIncorrectValue("decimal", v, col.Name, row)
+			return errNotNumber("decimal", v, col.Name, row)
 		}
 		dt, isDec := t.(sql.DecimalType)
 		if !isDec {
@@ -236,7 +273,7 @@ func checkStrict(ctx *sql.Context, col *sql.Column, v any, row int64) error {
 	case types.IsFloat(t):
 		_, ok, err := numericValue(v)
 		if err != nil || !ok {
-			return mysql.NewSQLError(1265, "01000", "Data truncated for column '%s' at row %d", col.Name, row)
+			return errTruncated(col.Name, row)
 		}
 		if f, isF := v.(float64); isF && (math.IsInf(f, 0) || math.IsNaN(f)) {
 			return errOutOfRange(col.Name, row)
@@ -291,6 +328,38 @@ func checkStrict(ctx *sql.Context, col *sql.Column, v any, row int64) error {
 
 func errOutOfRange(col string, row int64) error {
 	return mysql.NewSQLError(mysql.ERWarnDataOutOfRange, mysql.SSDataOutOfRange, "Out of range value for column '%s' at row %d", col, row)
+}
+
+// errNotNumber is MySQL's answer to text that is not a number in an
+// integer or decimal column: 1265 when it starts with one ('12abc', data
+// truncated), else 1366 (the empty string, 'abc').
+func errNotNumber(kind string, v any, col string, row int64) error {
+	if hasNumericPrefix(v) {
+		return errTruncated(col, row)
+	}
+	return errIncorrectValue(kind, v, col, row)
+}
+
+func errTruncated(col string, row int64) error {
+	return mysql.NewSQLError(1265, "01000", "Data truncated for column '%s' at row %d", col, row)
+}
+
+func hasNumericPrefix(v any) bool {
+	var s string
+	switch x := v.(type) {
+	case string:
+		s = x
+	case []byte:
+		s = string(x[:min(len(x), 64)])
+	default:
+		return false
+	}
+	s = strings.TrimLeft(s, " \t\n\r")
+	s = strings.TrimLeft(s, "+-")
+	if strings.HasPrefix(s, ".") {
+		s = s[1:]
+	}
+	return s != "" && s[0] >= '0' && s[0] <= '9'
 }
 
 func errIncorrectValue(kind string, v any, col string, row int64) error {

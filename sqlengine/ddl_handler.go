@@ -41,6 +41,11 @@ func (s *Server) wrapDDL(h mysql.Handler) (mysql.Handler, error) {
 }
 
 func (h *ddlHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
+	done, err := h.s.drain.enter() // shutdown.go
+	if err != nil {
+		return err
+	}
+	defer done()
 	if err := h.checkStatement(c, query); err != nil { // statements.go
 		return err
 	}
@@ -51,6 +56,11 @@ func (h *ddlHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, 
 }
 
 func (h *ddlHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
+	done, err := h.s.drain.enter() // shutdown.go
+	if err != nil {
+		return "", err
+	}
+	defer done()
 	if err := checkPacket(c, query); err != nil { // statements.go
 		return "", err
 	}
@@ -199,6 +209,9 @@ func (s *createTableStmt) tableSchema() (*schema.TableSchema, error) {
 			return nil, fmt.Errorf("%w: column %s: %v", errUnsupported, c.name, err)
 		}
 		ts.Fields = append(ts.Fields, schema.DataField{Name: c.name, Type: t.WithNullable(!c.notNull), Description: c.comment})
+		if u, ok := unsignedType(c.typeText); ok { // ddl_types.go
+			ts.Options[provider.UnsignedOptionPrefix+c.name] = u
+		}
 	}
 	for _, kv := range s.options {
 		if _, dup := ts.Options[kv[0]]; dup {
@@ -236,6 +249,7 @@ func (s *alterTableStmt) schemaChanges() ([]provider.SchemaChange, error) {
 				return nil, fmt.Errorf("%w: changing the primary key of a Paimon table is not supported", errUnsupported)
 			}
 			out = append(out, provider.SchemaChange{Kind: provider.AddColumn, Column: a.col.name, Type: t, Comment: a.col.comment, First: a.first, After: a.after})
+			out = append(out, unsignedChange(a.col))
 		case "MODIFY", "CHANGE":
 			t, err := colType(a.col)
 			if err != nil {
@@ -247,7 +261,8 @@ func (s *alterTableStmt) schemaChanges() ([]provider.SchemaChange, error) {
 			}
 			out = append(out,
 				provider.SchemaChange{Kind: provider.UpdateColumnType, Column: name, Type: t},
-				provider.SchemaChange{Kind: provider.UpdateColumnComment, Column: name, Comment: a.col.comment})
+				provider.SchemaChange{Kind: provider.UpdateColumnComment, Column: name, Comment: a.col.comment},
+				unsignedChange(a.col))
 			if a.first || a.after != "" {
 				out = append(out, provider.SchemaChange{Kind: provider.MoveColumn, Column: name, First: a.first, After: a.after})
 			}

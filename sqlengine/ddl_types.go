@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lakesql/lakesql/internal/schema"
+	"github.com/lakesql/lakesql/provider"
 )
 
 // Column types of the DDL front. MySQL names map as provider.PaimonTypeOf
@@ -148,4 +149,30 @@ func timestampOf(text string, p int, ltz bool) (schema.DataType, error) {
 		return schema.LocalZonedTimestampType(p), nil
 	}
 	return schema.TimestampType(p), nil
+}
+
+// unsignedType returns the MySQL integer type name of an UNSIGNED column's
+// type text ("int" for "INT(10) UNSIGNED"), recorded in the
+// provider.UnsignedOptionPrefix option so writes check the range.
+func unsignedType(text string) (string, bool) {
+	m := mysqlTypeRE.FindStringSubmatch(strings.TrimSpace(text))
+	if m == nil || m[4] == "" {
+		return "", false
+	}
+	switch name := strings.ToLower(m[1]); name {
+	case "tinyint", "smallint", "mediumint", "int", "bigint":
+		return name, true
+	case "integer":
+		return "int", true
+	}
+	return "", false
+}
+
+// unsignedChange sets or removes a column's UNSIGNED option for ADD,
+// MODIFY and CHANGE COLUMN.
+func unsignedChange(c colDef) provider.SchemaChange {
+	if u, ok := unsignedType(c.typeText); ok {
+		return provider.SchemaChange{Kind: provider.SetOption, Key: provider.UnsignedOptionPrefix + c.name, Value: u}
+	}
+	return provider.SchemaChange{Kind: provider.RemoveOption, Key: provider.UnsignedOptionPrefix + c.name}
 }

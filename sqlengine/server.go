@@ -45,6 +45,7 @@ type Server struct {
 	srv      *server.Server
 	sec      security
 	sessions sessionRegistry // connection id → session (protocol.go)
+	drain    drain           // running statements, for Shutdown (shutdown.go)
 }
 
 // New opens the warehouse (creating it with a `default` database on first

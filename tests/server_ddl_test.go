@@ -400,8 +400,9 @@ func TestServerDDLCreateMySQL(t *testing.T) {
 		"6:dt:TIMESTAMP(3)", "7:ts:TIMESTAMP(6) WITH LOCAL TIME ZONE", "8:d:DECIMAL(12, 3)", "9:day:DATE",
 		"10:tm:TIME(0)", "11:b:BYTES", "12:vb:VARBINARY(16)", "13:bo:BOOLEAN", "14:f:FLOAT", "15:db:DOUBLE",
 		"16:ti:TINYINT", "17:si:SMALLINT", "18:u:BIGINT")
-	if !slices.Equal(ts.PrimaryKeys, []string{"id"}) || len(ts.Options) != 0 || ts.Comment == nil || *ts.Comment != "mysql table" {
-		t.Errorf("pk %q, options %v (want none: Paimon's defaults are not written), comment %v", ts.PrimaryKeys, ts.Options, ts.Comment)
+	// The only option is the UNSIGNED marker of u (provider/unsigned.go).
+	if !slices.Equal(ts.PrimaryKeys, []string{"id"}) || len(ts.Options) != 1 || ts.Options["lakesql.unsigned.u"] != "int" || ts.Comment == nil || *ts.Comment != "mysql table" {
+		t.Errorf("pk %q, options %v (want only 'lakesql.unsigned.u' = 'int': Paimon's defaults are not written), comment %v", ts.PrimaryKeys, ts.Options, ts.Comment)
 	}
 	if got := queryStrings(t, s.conn, "SELECT * FROM m"); len(got) != 0 {
 		t.Errorf("SELECT * = %q", got)

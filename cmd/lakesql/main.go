@@ -1,12 +1,16 @@
 // Command lakesql is a MySQL-protocol SQL server over Apache Paimon tables.
 //
-//	lakesql serve [--warehouse PATH-OR-URL] [--host H] [--port P] [--read-only]
-//	lakesql inspect TABLE-PATH-OR-URL [--snapshot N]
+//	lakesql serve [--warehouse PATH-OR-URL] [--create] [--host H] [--port P] [--read-only] [--shutdown-timeout D] [security flags]
+//	lakesql inspect TABLE-PATH-OR-URL [--snapshot N] [--branch NAME]
 //	lakesql user add NAME --password PASSWORD [--admin] [--warehouse …]
+//
+// Exit status: 0 on success (and for --help, and after a graceful shutdown
+// on SIGINT/SIGTERM), 1 on an error, 2 on a wrong command line.
 package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -25,7 +29,7 @@ func main() {
 	var err error
 	switch os.Args[1] {
 	case "serve":
-		err = serve(ctx, os.Args[2:])
+		err = serve(ctx, os.Stdout, os.Stderr, os.Args[2:])
 	case "inspect":
 		err = inspect.Run(ctx, os.Stdout, os.Args[2:])
 	case "user":
@@ -38,16 +42,19 @@ func main() {
 		usage()
 		os.Exit(2)
 	}
-	if err != nil {
+	var ue usageError
+	var iue inspect.UsageError
+	switch {
+	case err == nil, errors.Is(err, errHelp), errors.Is(err, inspect.ErrHelp):
+	case errors.As(err, &ue), errors.As(err, &iue):
+		fmt.Fprintf(os.Stderr, "lakesql: %v\n", err)
+		os.Exit(2)
+	default:
 		fmt.Fprintf(os.Stderr, "lakesql: %v\n", err)
 		os.Exit(1)
 	}
 }
 
 func usage() {
-	fmt.Fprint(os.Stderr, `usage:
-  lakesql serve [--warehouse PATH-OR-URL] [--host 127.0.0.1] [--port 3307] [--read-only]
-  lakesql inspect TABLE-PATH-OR-URL [--snapshot N]
-  lakesql user add NAME --password PASSWORD [--host %] [--admin] [--replace] [--warehouse PATH-OR-URL | --users-file FILE]
-`)
+	fmt.Fprint(os.Stderr, "usage:\n  "+serveUsage[len("usage: "):]+"\n  "+inspect.Usage[len("usage: "):]+"\n  "+userUsage+"\n")
 }

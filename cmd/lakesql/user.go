@@ -27,7 +27,7 @@ func securityFlags(fs *flag.FlagSet, sc *sqlengine.SecurityConfig) {
 // user runs `lakesql user add`.
 func user(ctx context.Context, out io.Writer, args []string) error {
 	if len(args) == 0 || args[0] != "add" {
-		return errors.New("usage: lakesql user add NAME --password PASSWORD [--host %] [--admin] [--replace] [--warehouse PATH-OR-URL | --users-file FILE]")
+		return errors.New("usage: " + userUsage)
 	}
 	fs := flag.NewFlagSet("user add", flag.ContinueOnError)
 	warehouse := fs.String("warehouse", "./warehouse", "warehouse path or URL")
@@ -81,3 +81,5 @@ func user(ctx context.Context, out io.Writer, args []string) error {
 	fmt.Fprintf(out, "created '%s'@'%s' %s in %s\n", name, *host, kind, store)
 	return nil
 }
+
+const userUsage = "lakesql user add NAME --password PASSWORD [--host %] [--admin] [--replace] [--warehouse PATH-OR-URL | --users-file FILE]"
