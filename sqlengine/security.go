@@ -90,7 +90,7 @@ func (s *Server) setupSecurity(ctx context.Context, policy *access.Policy, scfg 
 	}
 	if open := users.PasswordlessUsers(); len(open) > 0 {
 		s.sec.notes = append(s.sec.notes, fmt.Sprintf("accounts without a password: %s; create accounts with passwords (lakesql user add, or CREATE USER) and set one for root (ALTER USER 'root'@'localhost' IDENTIFIED BY '…') before serving others", strings.Join(open, ", ")))
-		if len(open) == 1 && open[0] == "'root'@'localhost'" {
+		if !users.HasPasswordUser() {
 			s.sec.notes[len(s.sec.notes)-1] = "no account has a password: only root, without a password, from loopback addresses (127.0.0.1, ::1) can log in; " +
 				"create accounts with `lakesql user add NAME --password … [--admin]` or CREATE USER … IDENTIFIED BY …"
 		}

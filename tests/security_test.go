@@ -67,6 +67,10 @@ func TestSecurityDefaults(t *testing.T) {
 	_, err = connectAs(t, srv.Addr(), "admin", "wrong", "", "")
 	wantErrNumber(t, "admin with a wrong password", err, 1045)
 	adm := mustConnect(t, srv.Addr(), "admin", "s3cret", "", "")
+	notes = strings.Join(startSecure(t, sqlengine.Config{Warehouse: wh}).SecurityNotes(), "\n")
+	if !strings.Contains(notes, "accounts without a password: 'root'@'localhost'") || strings.Contains(notes, "only root") {
+		t.Errorf("start-up notes with an admin account:\n%s", notes)
+	}
 	if err := adm.QueryRow("SELECT CURRENT_USER()").Scan(&cu); err != nil || cu != "admin@%" {
 		t.Errorf("CURRENT_USER() = %q, %v; want admin@%%", cu, err)
 	}

@@ -1,13 +1,16 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 
 	"path/filepath"
+	"strings"
 
 	"github.com/lakesql/lakesql/internal/storage"
 	"github.com/lakesql/lakesql/sqlengine"
@@ -32,7 +35,7 @@ func user(ctx context.Context, out io.Writer, args []string) error {
 	fs := flag.NewFlagSet("user add", flag.ContinueOnError)
 	warehouse := fs.String("warehouse", "./warehouse", "warehouse path or URL")
 	usersFile := fs.String("users-file", "", "the accounts file the server uses with --users-file")
-	password := fs.String("password", "", "the password (required; hashed as mysql_native_password)")
+	password := fs.String("password", "", "the password (required; '-' reads it from the first line of standard input; hashed as mysql_native_password)")
 	host := fs.String("host", "%", "the host part of the account ('%': any host)")
 	admin := fs.Bool("admin", false, "grant every privilege WITH GRANT OPTION")
 	replace := fs.Bool("replace", false, "change an existing account's password and privileges")
@@ -52,6 +55,13 @@ func user(ctx context.Context, out io.Writer, args []string) error {
 	}
 	if name == "" {
 		return errors.New("user add: give the user NAME")
+	}
+	if *password == "-" {
+		line, err := bufio.NewReader(os.Stdin).ReadString('\n')
+		if err != nil && line == "" {
+			return fmt.Errorf("user add: reading the password from standard input: %w", err)
+		}
+		*password = strings.TrimRight(line, "\r\n")
 	}
 	if *password == "" {
 		return errors.New("user add: --password is required (an account without a password is what the defaults already give root@localhost)")
