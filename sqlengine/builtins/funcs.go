@@ -160,7 +160,11 @@ func roundingType(a []sql.Expression) sql.Type {
 	if isInt(a[0].Type()) && hasDecimal(a[0]) {
 		return types.MustCreateDecimalType(65, 0) // GMS types some DECIMAL arithmetic as BIGINT
 	}
-	if dt := decimalType(a[0].Type()); dt != nil && int(dt.Precision())-int(dt.Scale()) <= 18 {
+	_, col := a[0].(*expression.GetField)
+	_, lit := a[0].(*expression.Literal)
+	// The precision of a column or literal is exact; GMS's guess for an
+	// arithmetic result is not, so only those can be BIGINT.
+	if dt := decimalType(a[0].Type()); dt != nil && (col || lit) && int(dt.Precision())-int(dt.Scale()) <= 18 {
 		return types.Int64 // MySQL: BIGINT when the integer digits fit
 	}
 	return numericResult(a[0].Type(), 0)
@@ -429,7 +433,11 @@ func newRound(args ...sql.Expression) (sql.Expression, error) {
 	if len(args) < 1 || len(args) > 2 {
 		return function.NewRound(args...)
 	}
-	if c := classOf(args[0].Type()); c != clsFloat && c != clsString {
+	switch classOf(args[0].Type()) {
+	case clsFloat, clsString:
+	case clsDec, clsInt:
+		return newExactRound(args), nil
+	default:
 		return function.NewRound(args...)
 	}
 	return &scalar{name: "round", args: args, typ: func([]sql.Expression) sql.Type { return types.Float64 },
@@ -470,4 +478,48 @@ func hasDecimal(e sql.Expression) bool {
 		return !found
 	})
 	return found
+}
+
+// newExactRound is ROUND of an integer or DECIMAL: half away from zero, the
+// result a BIGINT (integers) or a DECIMAL with min(scale, places) digits.
+func newExactRound(args []sql.Expression) sql.Expression {
+	typ := func(a []sql.Expression) sql.Type {
+		if isInt(a[0].Type()) {
+			return types.Int64
+		}
+		scale := 0
+		if len(a) > 1 {
+			scale = -1
+			if lit, ok := a[1].(*expression.Literal); ok {
+				if n := toNum(lit.Value(), lit.Type()); n.kind == kInt {
+					scale = int(max(0, min(n.i, 30)))
+				}
+			}
+		}
+		return numericResult(a[0].Type(), scale)
+	}
+	return &scalar{name: "round", args: args, typ: typ, eval: func(ctx *sql.Context, s *scalar, v []any) (any, error) {
+		n := toNum(v[0], s.args[0].Type())
+		places := int64(0)
+		if len(v) > 1 {
+			p := toNum(v[1], s.args[1].Type())
+			switch p.kind {
+			case kInt:
+				places = p.i
+			case kDec, kFloat:
+				places = int64(math.Round(p.float()))
+			default:
+				return nil, nil
+			}
+		}
+		places = min(max(places, -70), 30)
+		d := n.dec().Round(int32(places))
+		if isInt(s.Type()) {
+			if !d.BigInt().IsInt64() {
+				return nil, errOutOfRange("BIGINT", s)
+			}
+			return d.IntPart(), nil
+		}
+		return d, nil
+	}}
 }
