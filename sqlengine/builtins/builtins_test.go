@@ -133,6 +133,8 @@ func TestBuiltinsMySQLAnswers(t *testing.T) {
 		{"SELECT id FROM t WHERE s = 2024 ORDER BY id", "4"},
 		// LPAD / RPAD count characters
 		{"SELECT LPAD('日本', 3, '*'), RPAD('日本', 3, '*'), LPAD('日本', 1, '*'), TRIM(LPAD('日本', 1, '*')), LPAD('ab', -1, '*'), RPAD('ab', 5, '本x')", "*日本,日本*,日,日,NULL,ab本x本"},
+		// ROUND: DOUBLE half to even, exact values half away from zero
+		{"SELECT ROUND(-1.25e0, 1), ROUND(5e0, -1), ROUND(-1.25, 1), ROUND(1234.5, -2), ROUND(2.5), CAST(ROUND(d, -2) AS DECIMAL(12,2)) FROM t WHERE id = 3", "-1.2,0,-1.3,1200,3,2200.00"},
 		// ABS, unary minus
 		{"SELECT ABS(i), -i FROM t WHERE id = 5", "2147483648,2147483648"},
 		{"SELECT -(-9223372036854775808)", "9223372036854775808"},

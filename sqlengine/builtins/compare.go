@@ -2,6 +2,8 @@ package builtins
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -92,7 +94,41 @@ func needsMySQLCompare(l, r sql.Expression) bool {
 	if (lc == clsInt || lc == clsFloat) && (rc == clsInt || rc == clsFloat) {
 		return false
 	}
+	// A string literal that GMS converts exactly as MySQL does keeps GMS's
+	// comparison (and the index lookups and pushdown built on it): a valid
+	// date or datetime against a temporal, a plain number against a number.
+	if lit, other := stringLiteral(l, r); lit != "" || other != nil {
+		switch classOf(other.Type()) {
+		case clsTemporal:
+			if _, _, err := types.DatetimeMaxPrecision.Convert(sql.NewEmptyContext(), lit); err == nil && validDateText(lit) {
+				return false
+			}
+		case clsInt, clsDec, clsFloat:
+			if _, err := strconv.ParseFloat(strings.TrimSpace(lit), 64); err == nil && !strings.ContainsAny(lit, "eExX") {
+				return classOf(other.Type()) == clsFloat || !strings.Contains(lit, ".")
+			}
+		}
+	}
 	return true
+}
+
+// stringLiteral returns the value of whichever of l, r is a string
+// literal, and the other side.
+func stringLiteral(l, r sql.Expression) (string, sql.Expression) {
+	for _, p := range [][2]sql.Expression{{l, r}, {r, l}} {
+		if lit, ok := p[0].(*expression.Literal); ok && classOf(lit.Type()) == clsString {
+			if s, ok := lit.Value().(string); ok {
+				return s, p[1]
+			}
+		}
+	}
+	return "", nil
+}
+
+// validDateText reports whether s looks like a full date ('YYYY-MM-DD…').
+func validDateText(s string) bool {
+	s = strings.TrimSpace(s)
+	return len(s) >= 10 && s[4] == '-' && s[7] == '-'
 }
 
 // compare is a comparison with MySQL's conversions.

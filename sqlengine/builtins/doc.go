@@ -1,14 +1,27 @@
 // Package builtins replaces go-mysql-server v0.20.0 built-ins that give
-// answers MySQL 8.0 does not: functions through a sql.FunctionProvider that
-// the catalog asks before its own registry (SIGN, CEIL/FLOOR, TRUNCATE,
-// ABS, LPAD/RPAD, SUM), and operators through a pre-analyzer rule that
-// swaps GMS's expression nodes for MySQL-exact ones (integer overflow is
-// error 1690, DIV of decimals, comparisons across types, CAST to an
-// out-of-range DECIMAL clamps with a warning, NULL [NOT] IN (subquery)).
+// answers MySQL 8.0 does not, in three places:
 //
-// Install adds both to an analyzer builder; sqlengine.NewEngine calls it.
-// Each replacement keeps GMS's node where GMS is right, so index lookups
-// and filter pushdown still see GMS's own comparisons.
+//   - Functions, through analyzer.ExternalFunctionProvider, which GMS's
+//     catalog asks before its own registry (funcs.go, aggs.go, choice.go):
+//     SIGN, CEIL/CEILING/FLOOR, TRUNCATE, ABS, ROUND of a DOUBLE, LPAD/RPAD,
+//     GREATEST/LEAST, IF/IFNULL/COALESCE, SUM/AVG (also as window
+//     functions) and RANK/DENSE_RANK/PERCENT_RANK.
+//   - Operators, through a pre-analyzer rule (rule.go, exprs.go,
+//     compare.go) that swaps GMS's expression nodes for MySQL-exact ones:
+//     integer +, -, * and unary minus fail with 1690 on overflow, DIV of
+//     decimals truncates the exact quotient, CAST to DECIMAL(M,D) clamps
+//     with warning 1264, comparisons across types convert as MySQL does,
+//     NOT IN / NOT EXISTS (subquery) are evaluated per row with SQL's NULL
+//     rules instead of GMS's anti-joins, a searched CASE gets MySQL's
+//     result type, and LIKE keeps its escapes.
+//   - The parser, wrapped (parser.go) so the planbuilder cannot round a
+//     DECIMAL literal into a DECIMAL column's scale before the rule runs.
 //
-// Concurrency: the expressions are immutable after planning, like GMS's.
+// Install adds the rule and the functions to an analyzer builder and
+// Parser wraps the engine's parser; sqlengine.NewEngine calls both. Each
+// replacement keeps GMS's node where GMS is right, so index lookups and
+// filter pushdown still see GMS's own comparisons in the common cases.
+//
+// Concurrency: the expressions are immutable after planning, like GMS's;
+// window functions and aggregation buffers are per partition and group.
 package builtins

@@ -195,19 +195,14 @@ func (d *intDiv) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	if l.kind == kNone || r.kind == kNone {
 		return nil, nil
 	}
-	var q decimal.Decimal
-	if l.kind == kFloat || r.kind == kFloat {
-		rf := r.float()
-		if rf == 0 {
-			warn(ctx, 1365, "Division by 0")
-			return nil, nil
-		}
-		f := math.Trunc(l.float() / rf)
-		if math.IsInf(f, 0) || math.IsNaN(f) || f >= 9.223372036854775807e18 || f < -9.223372036854775808e18 {
+	// MySQL converts non-integer operands to DECIMAL (a DOUBLE too) and
+	// truncates the exact quotient.
+	for _, n := range []num{l, r} {
+		if n.kind == kFloat && (math.IsInf(n.f, 0) || math.IsNaN(n.f)) {
 			return nil, errOutOfRange("BIGINT", d)
 		}
-		return int64(f), nil
 	}
+	var q decimal.Decimal
 	rd := r.dec()
 	if rd.IsZero() {
 		warn(ctx, 1365, "Division by 0")
@@ -388,4 +383,46 @@ func notIn(ctx *sql.Context, row sql.Row, left sql.Expression, sq *plan.Subquery
 		return nil, nil
 	}
 	return true, nil
+}
+
+// castSigned is CAST(x AS SIGNED/UNSIGNED) of a DOUBLE: MySQL rounds half
+// to even (rint), GMS half away from zero.
+type castSigned struct{ inner *expression.Convert }
+
+func (c *castSigned) Resolved() bool             { return c.inner.Resolved() }
+func (c *castSigned) String() string             { return c.inner.String() }
+func (c *castSigned) Type() sql.Type             { return c.inner.Type() }
+func (c *castSigned) IsNullable() bool           { return true }
+func (c *castSigned) Children() []sql.Expression { return c.inner.Children() }
+func (c *castSigned) CollationCoercibility(ctx *sql.Context) (sql.CollationID, byte) {
+	return sql.Collation_binary, 5
+}
+
+func (c *castSigned) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	n, err := c.inner.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	return &castSigned{inner: n.(*expression.Convert)}, nil
+}
+
+func (c *castSigned) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	v, err := c.inner.Child.Eval(ctx, row)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	f, ok := v.(float64)
+	if !ok {
+		if f32, ok32 := v.(float32); ok32 {
+			f, ok = float64(f32), true
+		}
+	}
+	if !ok || math.Abs(f) >= 9e18 || math.IsNaN(f) || (types.IsUnsigned(c.Type()) && f < 0) {
+		return c.inner.Eval(ctx, row)
+	}
+	r := math.RoundToEven(f)
+	if types.IsUnsigned(c.Type()) {
+		return uint64(r), nil
+	}
+	return int64(r), nil
 }

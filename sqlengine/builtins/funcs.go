@@ -123,6 +123,7 @@ var functions = []sql.Function{
 	fn("abs", 1, 1, func(a []sql.Expression) sql.Type { return numericResult(a[0].Type(), -1) }, evalAbs),
 	fn("lpad", 3, 3, func([]sql.Expression) sql.Type { return types.LongText }, evalPad(true)),
 	fn("rpad", 3, 3, func([]sql.Expression) sql.Type { return types.LongText }, evalPad(false)),
+	sql.FunctionN{Name: "round", Fn: newRound},
 	greatestLeast("greatest", true, function.NewGreatest),
 	greatestLeast("least", false, function.NewLeast),
 }
@@ -156,7 +157,14 @@ func sgn(f float64) int {
 // with scale 0 (MySQL returns BIGINT when it fits; the digits are the same),
 // of anything else DOUBLE.
 func roundingType(a []sql.Expression) sql.Type {
-	if dt := decimalType(a[0].Type()); dt != nil && int(dt.Precision())-int(dt.Scale()) <= 18 {
+	if isInt(a[0].Type()) && hasDecimal(a[0]) {
+		return types.MustCreateDecimalType(65, 0) // GMS types some DECIMAL arithmetic as BIGINT
+	}
+	_, col := a[0].(*expression.GetField)
+	_, lit := a[0].(*expression.Literal)
+	// The precision of a column or literal is exact; GMS's guess for an
+	// arithmetic result is not, so only those can be BIGINT.
+	if dt := decimalType(a[0].Type()); dt != nil && (col || lit) && int(dt.Precision())-int(dt.Scale()) <= 18 {
 		return types.Int64 // MySQL: BIGINT when the integer digits fit
 	}
 	return numericResult(a[0].Type(), 0)
@@ -176,10 +184,14 @@ func evalCeilFloor(ceil bool) func(*sql.Context, *scalar, []any) (any, error) {
 			case kInt:
 				return n.i, nil
 			case kDec:
+				r := n.d.Floor()
 				if ceil {
-					return n.d.Ceil().IntPart(), nil
+					r = n.d.Ceil()
 				}
-				return n.d.Floor().IntPart(), nil
+				if !r.BigInt().IsInt64() {
+					return nil, errOutOfRange("BIGINT", s)
+				}
+				return r.IntPart(), nil
 			}
 		case decimalType(typ) != nil:
 			d := n.dec()
@@ -413,4 +425,101 @@ func greatestLeastType(args []sql.Expression) sql.Type {
 		return types.MustCreateDecimalType(65, scale)
 	}
 	return types.Float64
+}
+
+// newRound is ROUND: of a DOUBLE (or a string) MySQL rounds half to even
+// (the C library's rint); exact values keep GMS's half away from zero.
+func newRound(args ...sql.Expression) (sql.Expression, error) {
+	if len(args) < 1 || len(args) > 2 {
+		return function.NewRound(args...)
+	}
+	switch classOf(args[0].Type()) {
+	case clsFloat, clsString:
+	case clsDec, clsInt:
+		return newExactRound(args), nil
+	default:
+		return function.NewRound(args...)
+	}
+	return &scalar{name: "round", args: args, typ: func([]sql.Expression) sql.Type { return types.Float64 },
+		eval: func(ctx *sql.Context, s *scalar, v []any) (any, error) {
+			f := toNum(v[0], s.args[0].Type()).float()
+			places := int64(0)
+			if len(v) > 1 {
+				n := toNum(v[1], s.args[1].Type())
+				switch n.kind {
+				case kInt:
+					places = n.i
+				case kDec, kFloat:
+					places = int64(math.Round(n.float()))
+				default:
+					return nil, nil
+				}
+			}
+			places = min(max(places, -308), 308)
+			if places >= 0 {
+				p := math.Pow(10, float64(places))
+				if r := math.RoundToEven(f*p) / p; !math.IsInf(f*p, 0) && !math.IsNaN(r) {
+					return r, nil
+				}
+				return f, nil
+			}
+			p := math.Pow(10, float64(-places))
+			return math.RoundToEven(f/p) * p, nil
+		}}, nil
+}
+
+// hasDecimal reports whether e has a DECIMAL-typed part.
+func hasDecimal(e sql.Expression) bool {
+	found := false
+	sql.Inspect(e, func(x sql.Expression) bool {
+		if x != nil && decimalType(x.Type()) != nil {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// newExactRound is ROUND of an integer or DECIMAL: half away from zero, the
+// result a BIGINT (integers) or a DECIMAL with min(scale, places) digits.
+func newExactRound(args []sql.Expression) sql.Expression {
+	typ := func(a []sql.Expression) sql.Type {
+		if isInt(a[0].Type()) {
+			return types.Int64
+		}
+		scale := 0
+		if len(a) > 1 {
+			scale = -1
+			if lit, ok := a[1].(*expression.Literal); ok {
+				if n := toNum(lit.Value(), lit.Type()); n.kind == kInt {
+					scale = int(max(0, min(n.i, 30)))
+				}
+			}
+		}
+		return numericResult(a[0].Type(), scale)
+	}
+	return &scalar{name: "round", args: args, typ: typ, eval: func(ctx *sql.Context, s *scalar, v []any) (any, error) {
+		n := toNum(v[0], s.args[0].Type())
+		places := int64(0)
+		if len(v) > 1 {
+			p := toNum(v[1], s.args[1].Type())
+			switch p.kind {
+			case kInt:
+				places = p.i
+			case kDec, kFloat:
+				places = int64(math.Round(p.float()))
+			default:
+				return nil, nil
+			}
+		}
+		places = min(max(places, -70), 30)
+		d := n.dec().Round(int32(places))
+		if isInt(s.Type()) {
+			if !d.BigInt().IsInt64() {
+				return nil, errOutOfRange("BIGINT", s)
+			}
+			return d.IntPart(), nil
+		}
+		return d, nil
+	}}
 }

@@ -43,16 +43,7 @@ func Rule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope,
 		return n, same, err
 	}
 	n, same2, err := retypeAggregates(n)
-	if err != nil {
-		return n, same, err
-	}
-	n, same3, err := transform.NodeWithOpaque(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
-		if ii, ok := n.(*plan.InsertInto); ok {
-			return clampInsert(ii)
-		}
-		return n, transform.SameTree, nil
-	})
-	return n, same && same2 && same3, err
+	return n, same && same2, err
 }
 
 // retypeAggregates gives the columns that carry a SUM or AVG result the
@@ -130,6 +121,9 @@ func rewriteExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity, erro
 	case *expression.Convert:
 		if decimalType(x.Type()) != nil {
 			return &castDecimal{inner: x}, transform.NewTree, nil
+		}
+		if isInt(x.Type()) && types.IsFloat(x.Child.Type()) {
+			return &castSigned{inner: x}, transform.NewTree, nil
 		}
 	case *expression.Not:
 		switch c := x.Child.(type) {
