@@ -4,10 +4,29 @@
 // GMS's parser lacks. Accounts, authentication, TLS and the server-file
 // policy are wired in security.go over package sqlengine/access.
 //
-// The outermost protocol handler (ddl_handler.go) also answers the
-// statements MySQL treats specially before GMS sees them (statements.go:
-// empty queries, KILL, time_zone, read_only, max_allowed_packet), commits an
-// open transaction before front DDL as MySQL does, gives errors leaving the
-// server MySQL's codes and bounded messages, and counts running statements
-// so Server.Shutdown can let them finish (shutdown.go).
+// The protocol handlers nest, outermost first:
+//   - builtinsHandler (builtins_handler.go): turns a panic into an error with
+//     the connection kept, holds back the start of a result so that an error
+//     after rows is an error packet, fixes `\_`/`--1` in the query text;
+//   - protoHandler (protocol.go): status flags, MySQL column definitions,
+//     SQLSTATEs;
+//   - frontHandler (statement_front.go, grants_front.go): statements GMS
+//     rejects or crashes on;
+//   - accessHandler (security.go): accounts kept fresh, privilege errors with
+//     MySQL's codes, privilege checks for lakesql's own fronts;
+//   - the DDL front (ddl_handler.go), which also answers the statements
+//     MySQL treats specially (statements.go: empty queries, KILL, time_zone,
+//     read_only, max_allowed_packet), commits an open transaction before DDL
+//     as MySQL does, bounds error messages, and counts running statements so
+//     Server.Shutdown can let them finish (shutdown.go);
+//   - the write front (MERGE, INSERT OVERWRITE) and the time-travel rewrite
+//     (handler.go) around GMS's handler.
+//
+// lex.go is the SQL lexer the fronts share: rewrites splice source text
+// between tokens, so literals, comments and quoted identifiers are never
+// edited.
+//
+// Concurrency: GMS runs each connection's statements on that connection's
+// goroutine; a Session belongs to its connection. The Server, its provider
+// and engine are shared by every connection and safe for concurrent use.
 package sqlengine

@@ -46,7 +46,7 @@ func (h *frontHandler) showGrants(c *mysql.Conn, body []Token) (*sqltypes.Result
 			rest = rest[1:]
 			// 'u'@'h' lexes as a string and a variable @'h'.
 			if len(rest) > 0 && rest[0].Kind == lexVariable {
-				host = strings.TrimPrefix(rest[0].Value(), "@")
+				host = rest[0].Value()
 				rest = rest[1:]
 			}
 		default:

@@ -45,9 +45,10 @@ type Token struct {
 func (t Token) Text() string { return t.text }
 
 // Value returns an unquoted identifier, the unescaped value of a string,
-// or the text of any other token.
+// a variable's name (without @ or @@, unquoted), or the text of any other
+// token.
 func (t Token) Value() string {
-	if t.Kind == lexQuotedIdent || t.Kind == lexString {
+	if t.Kind == lexQuotedIdent || t.Kind == lexString || t.Kind == lexVariable {
 		return t.value
 	}
 	return t.text
@@ -117,10 +118,11 @@ func Lex(s string) ([]Token, error) {
 				i = end
 				continue
 			}
+			name := j
 			for j < len(s) && (isWordByte(s[j]) || s[j] == '.') {
 				j++
 			}
-			out = append(out, Token{Kind: lexVariable, Start: i, End: j, text: s[i:j]})
+			out = append(out, Token{Kind: lexVariable, Start: i, End: j, text: s[i:j], value: s[name:j]})
 			i = j
 		case c >= '0' && c <= '9' || c == '.' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9':
 			j := scanNumber(s, i)

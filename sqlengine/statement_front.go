@@ -144,11 +144,7 @@ func (h *frontHandler) prepare(ctx context.Context, c *mysql.Conn, query string,
 		if err != nil {
 			return true, err
 		}
-		name := src.Value()
-		if name == src.Text() {
-			name = strings.TrimPrefix(name, "@")
-		}
-		_, v, err := sctx.Session.GetUserVariable(sctx, name)
+		_, v, err := sctx.Session.GetUserVariable(sctx, src.Value())
 		if err != nil {
 			return true, err
 		}

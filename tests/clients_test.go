@@ -101,6 +101,13 @@ func TestClientsPython(t *testing.T) {
 	t.Run("mysql-connector-python", func(t *testing.T) {
 		runClient(t, dir, py, "connector_check.py", port, "c_connector")
 	})
+	// SQLAlchemy 1.4 (with pandas 2.1) lives in its own venv:
+	// tests/clients/venv-sqlalchemy14.txt.
+	t.Run("SQLAlchemy-1.4", func(t *testing.T) {
+		py14 := filepath.Join(testutil.CacheDir(), "venv-sqlalchemy14", "bin", "python")
+		need(t, py14, "the SQLAlchemy 1.4 venv")
+		runClient(t, dir, py14, "sqlalchemy_check.py", port, "c_sqlalchemy14")
+	})
 }
 
 // TestClientsJava: MySQL Connector/J and MariaDB Connector/J (getObject

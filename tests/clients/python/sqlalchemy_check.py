@@ -1,11 +1,14 @@
-"""SQLAlchemy (Core and ORM, default settings) and pandas against lakesql.
+"""SQLAlchemy (Core and ORM, default settings; 2.x or 1.4) and pandas
+against lakesql.
 
 Usage: sqlalchemy_check.py PORT TABLE."""
 import sys
 
 import pandas as pd
 import sqlalchemy as sa
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.orm import Session
+
+SA2 = int(sa.__version__.split(".")[0]) >= 2
 
 port, table = int(sys.argv[1]), sys.argv[2]
 url = f"mysql+pymysql://root@127.0.0.1:{port}/default"
@@ -27,7 +30,8 @@ def count():
 
 with engine.connect() as c:
     c.execute(sa.text(f"CREATE TABLE {table} (id BIGINT PRIMARY KEY, name VARCHAR(40), flag BOOLEAN)"))
-    c.commit()
+    if SA2:
+        c.commit()  # 1.4 autocommits DDL itself
 
 with engine.connect() as c:
     tx = c.begin()
@@ -42,15 +46,22 @@ with engine.begin() as c:
 check("engine.begin() commits", count(), 1)
 
 
-class Base(DeclarativeBase):
-    pass
+if SA2:
+    from sqlalchemy.orm import DeclarativeBase
+
+    class Base(DeclarativeBase):
+        pass
+else:
+    from sqlalchemy.orm import declarative_base
+
+    Base = declarative_base()
 
 
 class Item(Base):
     __tablename__ = table
-    id: Mapped[int] = mapped_column(sa.BigInteger, primary_key=True)
-    name: Mapped[str] = mapped_column(sa.String(40))
-    flag: Mapped[bool] = mapped_column(sa.Boolean)
+    id = sa.Column(sa.BigInteger, primary_key=True)
+    name = sa.Column(sa.String(40))
+    flag = sa.Column(sa.Boolean)
 
 
 with Session(engine) as s:
