@@ -51,6 +51,12 @@ func TestServerIndexLookupExact(t *testing.T) {
 		// compares (as the no-index form does); never a full scan.
 		{"SELECT COUNT(*) FROM a JOIN b ON a.s = b.id", "0"},
 		{"SELECT COUNT(*) FROM a JOIN b ON (a.s = b.id) IS TRUE", "0"},
+		// The refused equality goes back into the join condition, also
+		// through aliases and with the lookup hinted.
+		{"SELECT /*+ LOOKUP_JOIN(x,y) */ COUNT(*) FROM a AS x JOIN b AS y ON x.s = y.id", "0"},
+		{"SELECT /*+ LOOKUP_JOIN(x,y) */ COUNT(*) FROM a AS x LEFT JOIN b AS y ON CONCAT(x.id, '') = y.id", "2"},
+		{"SELECT /*+ LOOKUP_JOIN(x,y) */ COUNT(y.k) FROM a AS x LEFT JOIN b AS y ON CONCAT(x.id, '') = y.id", "2"},
+		{"SELECT /*+ LOOKUP_JOIN(x,y) */ SUM(y.k) FROM a AS x JOIN b AS y ON CONCAT(x.id + 40, '') = y.id", "83"},
 		// A BIGINT probe out of an INT key's range matches nothing (GMS
 		// clamped it to 2147483647).
 		{"SELECT COUNT(*) FROM a JOIN c ON a.big = c.id", "0"},
