@@ -47,7 +47,11 @@ func PushdownRule(ctx *sql.Context, a *analyzer.Analyzer, node sql.Node, scope *
 		if !ok || t.filter != nil {
 			return n, transform.SameTree, nil
 		}
-		pushed := t.withPushedFilters(expression.SplitConjunction(f.Expression))
+		qual := rt.Name()
+		if alias != nil {
+			qual = alias.Name()
+		}
+		pushed := t.withPushedFilters(expression.SplitConjunction(f.Expression), qual)
 		if pushed == t {
 			return n, transform.SameTree, nil
 		}
@@ -70,11 +74,17 @@ func PushdownRule(ctx *sql.Context, a *analyzer.Analyzer, node sql.Node, scope *
 }
 
 // withPushedFilters returns a copy of t scanning with the convertible
-// filters, or t itself when none converts.
-func (t *Table) withPushedFilters(filters []sql.Expression) *Table {
+// filters, or t itself when none converts. Only filters whose columns all
+// belong to the table (as qual names it, its alias or its name) are pushed:
+// a correlated subquery's filter on b can compare a column of the outer
+// table that has the name of one of b's.
+func (t *Table) withPushedFilters(filters []sql.Expression, qual string) *Table {
 	var and lsmread.And
 	var exprs []sql.Expression
 	for _, e := range filters {
+		if refsOther(e, qual) {
+			continue
+		}
 		if p, ok := t.toPredicate(e); ok {
 			and = append(and, p)
 			exprs = append(exprs, e)
@@ -86,6 +96,14 @@ func (t *Table) withPushedFilters(filters []sql.Expression) *Table {
 	c := t.copy()
 	c.filter, c.filterExprs = and, exprs
 	return c
+}
+
+// refsOther reports whether e reads a column of another table than qual.
+func refsOther(e sql.Expression, qual string) bool {
+	return transform.InspectExpr(e, func(e sql.Expression) bool {
+		gf, ok := e.(*expression.GetField)
+		return ok && gf.Table() != "" && !equalFold(gf.Table(), qual)
+	})
 }
 
 func (t *Table) toPredicate(e sql.Expression) (lsmread.Predicate, bool) {
@@ -227,16 +245,29 @@ func pushableValue(t *schema.DataType, v any) (any, bool) {
 		}
 		return i, true
 	case schema.TypeDouble:
+		// Paimon orders -0.0 below 0.0 (Java's Double.compare), MySQL has
+		// them equal: a zero is never pushed. A DECIMAL compares with a
+		// DOUBLE as a DECIMAL: only one the double holds exactly is pushed.
+		var f float64
 		switch x := v.(type) {
 		case float64:
-			return x, true
+			f = x
 		case decimal.Decimal:
-			f, _ := x.Float64()
-			return f, true
+			f, _ = x.Float64()
+			if !decimal.NewFromFloat(f).Equal(x) {
+				return nil, false
+			}
+		default:
+			i, ok := exactInt(v)
+			if !ok || i <= -1<<53 || i >= 1<<53 {
+				return nil, false
+			}
+			f = float64(i)
 		}
-		if i, ok := exactInt(v); ok && i > -1<<53 && i < 1<<53 {
-			return float64(i), true
+		if f == 0 || math.IsNaN(f) {
+			return nil, false
 		}
+		return f, true
 	case schema.TypeDecimal:
 		var d decimal.Decimal
 		switch x := v.(type) {
@@ -269,7 +300,8 @@ func pushableValue(t *schema.DataType, v any) (any, bool) {
 			}
 		}
 	case schema.TypeTimestamp, schema.TypeLocalZonedTimestamp:
-		if tm, ok := v.(time.Time); ok {
+		// GMS sees values finer than microseconds truncated.
+		if tm, ok := v.(time.Time); ok && t.Precision <= 6 {
 			return schema.TimestampFromTime(tm.UTC()), true
 		}
 	}

@@ -184,7 +184,7 @@ func (t *Table) HandledFilters(filters []sql.Expression) []sql.Expression { retu
 // WithFilters implements sql.FilteredTable (never called by GMS v0.20.0;
 // the pushdown rule calls withPushedFilters).
 func (t *Table) WithFilters(ctx *sql.Context, filters []sql.Expression) sql.Table {
-	return t.withPushedFilters(filters)
+	return t.withPushedFilters(filters, t.name)
 }
 
 func (t *Table) copy() *Table {

@@ -104,8 +104,11 @@ func (h *writeHandler) tryWrite(ctx context.Context, c *mysql.Conn, query string
 		n, err = h.execOverwrite(sctx, s)
 	}
 	if err != nil {
+		sctx.SetLastQueryInfoInt(sql.RowCount, -1)
 		return true, writeError(err)
 	}
+	// ROW_COUNT() is the affected rows, as GMS sets it for its own DML.
+	sctx.SetLastQueryInfoInt(sql.RowCount, int64(n))
 	return true, callback(&sqltypes.Result{RowsAffected: n}, more)
 }
 

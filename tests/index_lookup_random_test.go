@@ -342,7 +342,7 @@ func (g *irGen) nullOr(col, kind string) string {
 	case "int":
 		return strconv.Itoa(g.rnd.Intn(20) - 5)
 	case "dbl":
-		return g.pick([]string{"0.5", "1", "2.5", "-1", "10", "0", "3"})
+		return g.pick([]string{"0.5", "1", "2.5", "-1", "10", "0", "3", "-0e0"})
 	case "dec":
 		return g.pick([]string{"0.125", "1.000", "2.500", "-1.250", "10.000", "0.000"})
 	}

@@ -51,6 +51,12 @@ func TestServerIndexLookupExact(t *testing.T) {
 		// compares (as the no-index form does); never a full scan.
 		{"SELECT COUNT(*) FROM a JOIN b ON a.s = b.id", "0"},
 		{"SELECT COUNT(*) FROM a JOIN b ON (a.s = b.id) IS TRUE", "0"},
+		// The refused equality goes back into the join condition, also
+		// through aliases and with the lookup hinted.
+		{"SELECT /*+ LOOKUP_JOIN(x,y) */ COUNT(*) FROM a AS x JOIN b AS y ON x.s = y.id", "0"},
+		{"SELECT /*+ LOOKUP_JOIN(x,y) */ COUNT(*) FROM a AS x LEFT JOIN b AS y ON CONCAT(x.id, '') = y.id", "2"},
+		{"SELECT /*+ LOOKUP_JOIN(x,y) */ COUNT(y.k) FROM a AS x LEFT JOIN b AS y ON CONCAT(x.id, '') = y.id", "2"},
+		{"SELECT /*+ LOOKUP_JOIN(x,y) */ SUM(y.k) FROM a AS x JOIN b AS y ON CONCAT(x.id + 40, '') = y.id", "83"},
 		// A BIGINT probe out of an INT key's range matches nothing (GMS
 		// clamped it to 2147483647).
 		{"SELECT COUNT(*) FROM a JOIN c ON a.big = c.id", "0"},
@@ -69,6 +75,39 @@ func TestServerIndexLookupExact(t *testing.T) {
 		got := queryStrings(t, db, c.q)
 		if len(got) != 1 || got[0][0] != c.want {
 			t.Errorf("%s = %v, want %s", c.q, got, c.want)
+		}
+	}
+}
+
+// TestServerPushdownOuterColumn: a filter inside a correlated subquery that
+// compares a column of the outer table is not pushed into the inner table's
+// scan, even when the inner table has a column of that name (it was, as a
+// filter on the inner column, and the subquery counted 0 rows).
+func TestServerPushdownOuterColumn(t *testing.T) {
+	ws := startWriteServer(t, t.TempDir())
+	db := ws.open(t, "")
+	for _, q := range []string{
+		"CREATE DATABASE po", "USE po",
+		"CREATE TABLE a (id INT, k INT, PRIMARY KEY (id) NOT ENFORCED)",
+		"CREATE TABLE b (id INT, k INT)",
+		"INSERT INTO a VALUES (1, 5), (2, 6)",
+		"INSERT INTO b VALUES (1, 7), (2, 8)",
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	for _, c := range []struct{ q, want string }{
+		{"SELECT a.id, (SELECT COUNT(*) FROM b WHERE a.k = 5) FROM a ORDER BY a.id", "1|2 2|0"},
+		{"SELECT a.id, (SELECT COUNT(*) FROM b WHERE a.k = 5 AND b.id > 1) FROM a ORDER BY a.id", "1|1 2|0"},
+		{"SELECT x.id, (SELECT COUNT(*) FROM b AS y WHERE x.k < 6 AND y.k > 7) FROM a AS x ORDER BY x.id", "1|1 2|0"},
+	} {
+		var rows []string
+		for _, r := range queryStrings(t, db, c.q) {
+			rows = append(rows, strings.Join(r, "|"))
+		}
+		if got := strings.Join(rows, " "); got != c.want {
+			t.Errorf("%s = %s, want %s", c.q, got, c.want)
 		}
 	}
 }
