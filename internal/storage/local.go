@@ -176,16 +176,33 @@ const (
 	dirPerm  = 0o755
 )
 
-// tempFile creates a hidden temp file next to name (mode filePerm),
-// creating the folder. The rename or link that publishes it keeps the mode.
-func tempFile(name string) (*os.File, error) {
+// PrivateDir is the warehouse folder that holds lakesql's own secrets (the
+// accounts, with their password hashes): a local backend creates what lies
+// under it 0600 (folders 0700), readable by the server's OS user only, as
+// MySQL keeps its data directory. Paimon catalogs ignore it (no .db suffix).
+const PrivateDir = "_lakesql"
+
+// isPrivate reports whether the warehouse-relative path p lies under PrivateDir.
+func isPrivate(p string) bool {
+	p = strings.TrimPrefix(filepath.ToSlash(p), "/")
+	return p == PrivateDir || strings.HasPrefix(p, PrivateDir+"/")
+}
+
+// tempFile creates a hidden temp file next to name (mode filePerm, or 0600
+// when private), creating the folder. The rename or link that publishes it
+// keeps the mode.
+func tempFile(name string, private bool) (*os.File, error) {
 	dir, base := filepath.Split(name)
-	if err := os.MkdirAll(dir, dirPerm); err != nil {
+	fperm, dperm := os.FileMode(filePerm), os.FileMode(dirPerm)
+	if private {
+		fperm, dperm = 0o600, 0o700
+	}
+	if err := os.MkdirAll(dir, dperm); err != nil {
 		return nil, err
 	}
 	for range 100 {
 		tmp := filepath.Join(dir, "."+base+"."+strconv.FormatUint(rand.Uint64(), 36)+tempSuffix)
-		f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, filePerm)
+		f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, fperm)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
@@ -209,7 +226,7 @@ func (s *localStorage) Create(ctx context.Context, p string) (io.WriteCloser, er
 	if err := ctx.Err(); err != nil {
 		return nil, localErr("create", name, err)
 	}
-	f, err := tempFile(name)
+	f, err := tempFile(name, isPrivate(p))
 	if err != nil {
 		return nil, localErr("create", name, err)
 	}
@@ -291,7 +308,7 @@ func (s *localStorage) CreateIfNotExists(ctx context.Context, p string, data []b
 	if _, err := os.Lstat(name); err == nil {
 		return fmt.Errorf("storage: create-if-not-exists %s: %w", name, ErrExist)
 	}
-	f, err := tempFile(name)
+	f, err := tempFile(name, isPrivate(p))
 	if err != nil {
 		return localErr("create-if-not-exists", name, err)
 	}

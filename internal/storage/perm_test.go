@@ -69,3 +69,33 @@ func TestLocalFileModes(t *testing.T) {
 		}()
 	}
 }
+
+// Regression: the accounts (password hashes) under storage.PrivateDir are
+// readable by the server's OS user only, while the tables stay 0644.
+func TestLocalPrivateDirModes(t *testing.T) {
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
+	ctx := context.Background()
+	root := filepath.Join(t.TempDir(), "warehouse")
+	s := open(t, root)
+	if err := s.CreateIfNotExists(ctx, storage.PrivateDir+"/users/users-1", []byte("secret")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.WriteAll(ctx, storage.PrivateDir+"/users/users-2", []byte("secret")); err != nil {
+		t.Fatal(err)
+	}
+	for rel, want := range map[string]fs.FileMode{
+		storage.PrivateDir:                    0o700,
+		storage.PrivateDir + "/users":         0o700,
+		storage.PrivateDir + "/users/users-1": 0o600,
+		storage.PrivateDir + "/users/users-2": 0o600,
+	} {
+		st, err := os.Stat(filepath.Join(root, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode().Perm() != want {
+			t.Errorf("%s mode %v, want %v", rel, st.Mode().Perm(), want)
+		}
+	}
+}

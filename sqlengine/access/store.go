@@ -33,7 +33,7 @@ type Store interface {
 }
 
 // UsersDir is the warehouse folder of the account versions.
-const UsersDir = "_lakesql/users"
+const UsersDir = storage.PrivateDir + "/users"
 
 const usersPrefix = UsersDir + "/users-"
 
