@@ -104,6 +104,10 @@ func TestStrictValuesHugeAndIgnore(t *testing.T) {
 	if strings.Join(flatten(got), "|") != strings.Join(flatten(want), "|") {
 		t.Errorf("rows %q, want %q", got, want)
 	}
+	// MERGE INTO goes through GMS's conversion: the code is still 1264.
+	s.exec(t, "CREATE TABLE src (id BIGINT, v INT, PRIMARY KEY (id) NOT ENFORCED)", "INSERT INTO src VALUES (3, 1000)")
+	s.fails(t, "MERGE INTO h t USING src s ON t.id = s.id WHEN MATCHED THEN UPDATE SET ti = s.v", 1264)
+	s.fails(t, "MERGE INTO h t USING src s ON t.id = s.id + 10 WHEN NOT MATCHED THEN INSERT (id, ti) VALUES (s.id + 10, s.v)", 1264)
 	s.exec(t, "UPDATE IGNORE h SET ti = 1000 WHERE id = 3")
 	if got := queryStrings(t, s.conn, "SELECT ti FROM h WHERE id = 3"); got[0][0] != "127" {
 		t.Errorf("UPDATE IGNORE: ti = %s, want 127 (clamped)", got[0][0])
