@@ -37,8 +37,9 @@ import (
 //	1292 (22007) Incorrect date/datetime/time value: '…' for column 'c' at row n
 //	1690 (22003) BIGINT value is out of range in '(a + b)' (integer arithmetic that overflows)
 //
-// INSERT IGNORE and UPDATE IGNORE keep GMS's clamping with warnings, as
-// MySQL does. A message quotes at most maxQuoted bytes of a value.
+// INSERT IGNORE and UPDATE IGNORE store the closest valid value instead, with
+// MySQL's warning (1264, 1265, 1366), as MySQL does; dates are left to GMS.
+// A message quotes at most maxQuoted bytes of a value.
 
 // StrictRuleID identifies the strict-write analyzer rule.
 const StrictRuleID analyzer.RuleId = 1090
