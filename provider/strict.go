@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -36,8 +37,9 @@ import (
 //	1292 (22007) Incorrect date/datetime/time value: '…' for column 'c' at row n
 //	1690 (22003) BIGINT value is out of range in '(a + b)' (integer arithmetic that overflows)
 //
-// INSERT IGNORE and UPDATE IGNORE keep GMS's clamping with warnings, as
-// MySQL does. A message quotes at most maxQuoted bytes of a value.
+// INSERT IGNORE and UPDATE IGNORE store the closest valid value instead, with
+// MySQL's warning (1264, 1265, 1366), as MySQL does; dates are left to GMS.
+// A message quotes at most maxQuoted bytes of a value.
 
 // StrictRuleID identifies the strict-write analyzer rule.
 const StrictRuleID analyzer.RuleId = 1090
@@ -65,10 +67,7 @@ func StrictRule(ctx *sql.Context, a *analyzer.Analyzer, node sql.Node, scope *pl
 		case *plan.InsertInto:
 			return strictInsert(n)
 		case *plan.UpdateSource:
-			if n.Ignore {
-				return n, transform.SameTree, nil
-			}
-			exprs, changed := strictSetFields(n.UpdateExprs)
+			exprs, changed := strictSetFields(n.UpdateExprs, n.Ignore)
 			if !changed {
 				return n, transform.SameTree, nil
 			}
@@ -81,9 +80,6 @@ func StrictRule(ctx *sql.Context, a *analyzer.Analyzer, node sql.Node, scope *pl
 }
 
 func strictInsert(n *plan.InsertInto) (sql.Node, transform.TreeIdentity, error) {
-	if n.Ignore {
-		return n, transform.SameTree, nil
-	}
 	changed := false
 	out := n
 	if p, ok := n.Source.(*plan.Project); ok {
@@ -92,7 +88,7 @@ func strictInsert(n *plan.InsertInto) (sql.Node, transform.TreeIdentity, error) 
 			rows := new(atomic.Int64)
 			exprs := make([]sql.Expression, len(p.Projections))
 			for i, e := range p.Projections {
-				exprs[i] = wrapStrict(e, dst[i], rows, i == 0)
+				exprs[i] = wrapStrict(e, dst[i], rows, i == 0, n.Ignore)
 				changed = changed || exprs[i] != e
 			}
 			// INSERT … VALUES: the projections read the Values node, whose
@@ -112,7 +108,7 @@ func strictInsert(n *plan.InsertInto) (sql.Node, transform.TreeIdentity, error) 
 		}
 	}
 	if len(n.OnDupExprs) > 0 {
-		if exprs, ok := strictSetFields(n.OnDupExprs); ok {
+		if exprs, ok := strictSetFields(n.OnDupExprs, n.Ignore); ok {
 			if out == n {
 				c := *n
 				out = &c
@@ -152,7 +148,7 @@ func strictValues(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 	return &nv, transform.NewTree, nil
 }
 
-func strictSetFields(in []sql.Expression) ([]sql.Expression, bool) {
+func strictSetFields(in []sql.Expression, ignore bool) ([]sql.Expression, bool) {
 	rows := new(atomic.Int64)
 	out := make([]sql.Expression, len(in))
 	changed := false
@@ -167,7 +163,7 @@ func strictSetFields(in []sql.Expression) ([]sql.Expression, bool) {
 			continue
 		}
 		col := &sql.Column{Name: gf.Name(), Type: gf.Type(), Source: gf.Table()}
-		r := wrapStrict(sf.RightChild, col, rows, i == 0)
+		r := wrapStrict(sf.RightChild, col, rows, i == 0, ignore)
 		if r != sf.RightChild {
 			out[i] = expression.NewSetField(sf.LeftChild, r)
 			changed = true
@@ -176,14 +172,14 @@ func strictSetFields(in []sql.Expression) ([]sql.Expression, bool) {
 	return out, changed
 }
 
-func wrapStrict(e sql.Expression, col *sql.Column, rows *atomic.Int64, counts bool) sql.Expression {
+func wrapStrict(e sql.Expression, col *sql.Column, rows *atomic.Int64, counts, ignore bool) sql.Expression {
 	if _, ok := e.(*strictValue); ok {
 		return e
 	}
 	switch {
 	case types.IsInteger(col.Type), types.IsDecimal(col.Type), types.IsFloat(col.Type),
 		types.IsText(col.Type), types.IsBinaryType(col.Type), types.IsTime(col.Type), types.IsTimespan(col.Type):
-		return &strictValue{UnaryExpression: expression.UnaryExpression{Child: e}, col: col, rows: rows, counts: counts}
+		return &strictValue{UnaryExpression: expression.UnaryExpression{Child: e}, col: col, rows: rows, counts: counts, ignore: ignore}
 	}
 	return e
 }
@@ -195,6 +191,7 @@ type strictValue struct {
 	col    *sql.Column
 	rows   *atomic.Int64 // rows of the statement so far, for "at row n"
 	counts bool          // the first value of a row advances rows
+	ignore bool          // INSERT/UPDATE IGNORE: clamp with a warning
 }
 
 var _ sql.Expression = (*strictValue)(nil)
@@ -235,7 +232,21 @@ func (e *strictValue) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 		return v, nil
 	}
 	if err := checkStrict(ctx, e.col, v, n); err != nil {
-		return nil, err
+		if !e.ignore {
+			return nil, err
+		}
+		// MySQL stores the closest valid value and warns with the error's
+		// code; a value in range makes GMS's conversion add no Note of
+		// its own.
+		if c, ok := clampValue(e.col, v); ok {
+			if se, isSQL := err.(*mysql.SQLError); isSQL && ctx.Session != nil {
+				if se.Num == mysql.ERDataTooLong { // MySQL warns "truncated" for a cut string
+					se = errTruncated(e.col.Name, n).(*mysql.SQLError)
+				}
+				ctx.Session.Warn(&sql.Warning{Level: "Warning", Code: se.Num, Message: se.Message})
+			}
+			return c, nil
+		}
 	}
 	return v, nil
 }
@@ -574,4 +585,96 @@ func truncate(s string, n int) string {
 		n--
 	}
 	return s[:n] + "..."
+}
+
+var numericPrefix = regexp.MustCompile(`^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?`)
+
+// clampValue is the value INSERT/UPDATE IGNORE stores for v in col: an
+// integer or decimal clamped to the column's range (text read up to its
+// numeric prefix, else 0), text cut to the column's length. ok is false
+// where GMS's own conversion decides (dates, times).
+func clampValue(col *sql.Column, v any) (any, bool) {
+	t := col.Type
+	number := func() decimal.Decimal {
+		d, ok, err := numericValue(v)
+		if err == nil && ok {
+			return d
+		}
+		var s string
+		switch x := v.(type) {
+		case string:
+			s = x
+		case []byte:
+			s = string(x[:min(len(x), 400)])
+		}
+		if m := numericPrefix.FindString(s[:min(len(s), 400)]); m != "" {
+			if d, err := decimal.NewFromString(strings.TrimSpace(m)); err == nil {
+				return d
+			}
+		}
+		return decimal.Zero
+	}
+	switch {
+	case types.IsInteger(t):
+		lo, hi := integerRange(t)
+		d := number().Round(0)
+		if d.LessThan(lo) {
+			d = lo
+		}
+		if d.GreaterThan(hi) {
+			d = hi
+		}
+		if d.GreaterThan(decMaxInt64) {
+			return uint64(math.MaxUint64), true
+		}
+		return d.IntPart(), true
+	case types.IsDecimal(t):
+		dt, ok := t.(sql.DecimalType)
+		if !ok {
+			return nil, false
+		}
+		p, s := int32(dt.Precision()), int32(dt.Scale())
+		limit := decimal.New(1, p-s).Sub(decimal.New(1, -s))
+		d := number().Round(s)
+		if d.GreaterThan(limit) {
+			d = limit
+		}
+		if d.LessThan(limit.Neg()) {
+			d = limit.Neg()
+		}
+		return d, true
+	case types.IsFloat(t):
+		f, _ := number().Float64()
+		return f, true
+	case types.IsText(t), types.IsBinaryType(t):
+		st, ok := t.(sql.StringType)
+		if !ok {
+			return nil, false
+		}
+		n := int(st.MaxCharacterLength())
+		switch x := v.(type) {
+		case string:
+			if types.IsBinaryType(t) {
+				return x[:min(len(x), n)], true
+			}
+			return truncateChars(x, n), true
+		case []byte:
+			if types.IsBinaryType(t) {
+				return x[:min(len(x), n)], true
+			}
+			return truncateChars(string(x), n), true
+		}
+	}
+	return nil, false
+}
+
+func truncateChars(s string, n int) string {
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j]
+		}
+		i++
+	}
+	return s
 }

@@ -46,6 +46,11 @@ var (
 	readOnlyRE = regexp.MustCompile(`(?is)(?:^|[\s,.]|@@)((?:super_)?read_only)\s*:?=`)
 	utcOffset  = regexp.MustCompile(`^([+-])(\d{1,2}):(\d{2})$`)
 	asOfStruct = regexp.MustCompile(`(?s)^expression .* cannot be used in AS OF`)
+	// GMS's conversion errors on paths the strict rule does not cover
+	// (MERGE INTO, INSERT OVERWRITE).
+	gmsOutOfRange = regexp.MustCompile(`(?s)^(.{0,80}).* out of range for (\w+)$`)
+	gmsTooLong    = regexp.MustCompile(`(?s)^string '.*' is too large for column '(.*)'$`)
+	gmsBadTime    = regexp.MustCompile(`(?s)^Incorrect (date|datetime|time|timestamp) value: `)
 )
 
 // checkStatement answers the statements above; nil means "hand it on".
@@ -206,6 +211,15 @@ func finalError(err error) error {
 			strings.Contains(msg, "the server is read-only (started with read-only)"):
 			code, state = mysql.EROptionPreventsStatement, mysql.SSUnknownSQLState
 			msg = "The lakesql server is running with the --read-only option so it cannot execute this statement"
+		case gmsTooLong.MatchString(msg):
+			m := gmsTooLong.FindStringSubmatch(msg)
+			code, state = mysql.ERDataTooLong, mysql.SSDataTooLong
+			msg = fmt.Sprintf("Data too long for column '%s'", truncateRunes(m[1], 64))
+		case gmsOutOfRange.MatchString(msg) && !strings.Contains(msg, "\n"):
+			code, state = mysql.ERWarnDataOutOfRange, mysql.SSDataOutOfRange
+			msg = "Out of range value: " + truncateRunes(msg, 200)
+		case gmsBadTime.MatchString(msg):
+			code, state = mysql.ERTruncatedWrongValue, "22007"
 		case asOfStruct.MatchString(msg):
 			code, state = mysql.ERWrongArguments, mysql.SSUnknownSQLState
 			msg = "lakesql: the AS OF value cannot be evaluated to a snapshot id, tag name or timestamp; FOR TIMESTAMP AS OF takes epoch seconds (0 to 32536771199) or a 'YYYY-MM-DD hh:mm:ss' literal"

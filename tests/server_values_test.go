@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -94,6 +95,23 @@ func TestStrictValuesHugeAndIgnore(t *testing.T) {
 	if mysqlErrNo(err) != 1366 || len(err.Error()) > 600 {
 		t.Errorf("16 MB string into TINYINT: %.200v (%d bytes), want a short 1366", err, len(err.Error()))
 	}
+	// INSERT IGNORE: MySQL's warnings (code and text), the closest valid values.
+	s.exec(t, "INSERT IGNORE INTO h (id, ti, s, i) VALUES (5, -1000, 'abcdefgh', '12abc')")
+	// (GMS lists warnings newest first; MySQL oldest first: compare as sets.)
+	warn := flatten(queryStrings(t, s.conn, "SHOW WARNINGS"))
+	wantWarn := []string{
+		"Warning,1264,Out of range value for column 'ti' at row 1",
+		"Warning,1265,Data truncated for column 'i' at row 1",
+		"Warning,1265,Data truncated for column 's' at row 1",
+	}
+	slices.Sort(warn)
+	if !slices.Equal(warn, wantWarn) {
+		t.Errorf("SHOW WARNINGS after INSERT IGNORE:\n got %q\nwant %q", warn, wantWarn)
+	}
+	if got := queryStrings(t, s.conn, "SELECT ti, s, i FROM h WHERE id = 5"); strings.Join(got[0], ",") != "-128,abcde,12" {
+		t.Errorf("INSERT IGNORE stored %q, want -128, abcde, 12", got[0])
+	}
+	s.exec(t, "DELETE FROM h WHERE id = 5")
 	s.exec(t,
 		"INSERT IGNORE INTO h (id, ti) VALUES (2, 1000)",
 		"INSERT INTO h (id, bi, i, ti) VALUES (3, '9223372036854775807', ' 12 ', '1.5')",
@@ -104,6 +122,10 @@ func TestStrictValuesHugeAndIgnore(t *testing.T) {
 	if strings.Join(flatten(got), "|") != strings.Join(flatten(want), "|") {
 		t.Errorf("rows %q, want %q", got, want)
 	}
+	// MERGE INTO goes through GMS's conversion: the code is still 1264.
+	s.exec(t, "CREATE TABLE src (id BIGINT, v INT, PRIMARY KEY (id) NOT ENFORCED)", "INSERT INTO src VALUES (3, 1000)")
+	s.fails(t, "MERGE INTO h t USING src s ON t.id = s.id WHEN MATCHED THEN UPDATE SET ti = s.v", 1264)
+	s.fails(t, "MERGE INTO h t USING src s ON t.id = s.id + 10 WHEN NOT MATCHED THEN INSERT (id, ti) VALUES (s.id + 10, s.v)", 1264)
 	s.exec(t, "UPDATE IGNORE h SET ti = 1000 WHERE id = 3")
 	if got := queryStrings(t, s.conn, "SELECT ti FROM h WHERE id = 3"); got[0][0] != "127" {
 		t.Errorf("UPDATE IGNORE: ti = %s, want 127 (clamped)", got[0][0])
