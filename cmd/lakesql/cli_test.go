@@ -61,9 +61,10 @@ func TestMain(m *testing.M) {
 // run runs the binary to completion (bounded) and returns its exit code.
 func run(t *testing.T, dir string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	bin := lakesqlBinary(t) // built before the clock starts: a cold build can take minutes
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, lakesqlBinary(t), args...)
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
