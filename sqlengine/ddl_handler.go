@@ -41,6 +41,7 @@ func (s *Server) wrapDDL(h mysql.Handler) (mysql.Handler, error) {
 }
 
 func (h *ddlHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
+	query = rewriteShowCollation(query) // MySQL's column names (show_collation.go)
 	if done, err := h.tryDDL(ctx, c, query, callback, false); done {
 		return err
 	}
