@@ -67,3 +67,6 @@ SELECT TABLE_SCHEMA AS TABLE_CAT, NULL AS TABLE_SCHEM, TABLE_NAME, COLUMN_NAME, 
 
 -- @ pgloader (mysql source): sql/list-all-columns.sql (MySQL 8.0 names unaliased information_schema columns in upper case)
 select c.table_name, t.table_comment, c.column_name, c.column_comment, c.data_type, c.column_type, c.column_default, c.is_nullable, c.extra from information_schema.columns c join information_schema.tables t using(table_schema, table_name) where c.table_schema = '{db}' and t.table_type = 'BASE TABLE' order by table_name, ordinal_position | TABLE_NAME,TABLE_COMMENT,COLUMN_NAME,COLUMN_COMMENT,DATA_TYPE,COLUMN_TYPE,COLUMN_DEFAULT,IS_NULLABLE,EXTRA | rows>0
+
+-- @ metabase: drivers/mysql sql-jdbc.sync/db-default-timezone
+SELECT @@GLOBAL.time_zone AS global_tz, @@system_time_zone AS system_tz, time_format(   timediff(      now(), convert_tz(now(), @@GLOBAL.time_zone, '+00:00')   ),   '%H:%i' ) AS 'offset' | global_tz,system_tz,offset | rows>0
