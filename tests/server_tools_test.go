@@ -2,6 +2,7 @@ package tests
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -102,6 +103,18 @@ func TestServerToolReplays(t *testing.T) {
 			if !slices.Equal(got, []string{"orders:TABLE", "plain:TABLE"}) {
 				t.Errorf("%s: tables %q", r.tool, got)
 			}
+		case strings.Contains(r.tool, "type=value"):
+			if got := replayRows(rows); got != "[[amount decimal] [order_id bigint]]" {
+				t.Errorf("%s: %s", r.tool, got)
+			}
+		case strings.Contains(r.tool, "type=metric"):
+			if got := replayRows(rows); got != "[[dt varchar]]" {
+				t.Errorf("%s: %s", r.tool, got)
+			}
+		case strings.Contains(r.tool, "showDatabases"):
+			if got := replayRows(rows); !strings.Contains(got, "[ddl]") || strings.Contains(got, "information_schema") {
+				t.Errorf("%s: %s", r.tool, got)
+			}
 		case strings.Contains(r.tool, "db-default-timezone"):
 			// Metabase parses the offset ("+00:00"-like "00:00"); NULL makes it guess.
 			if len(rows) != 1 || textOf(rows[0][2]) == "" || textOf(rows[0][2]) == "NULL" {
@@ -117,4 +130,15 @@ func TestServerToolReplays(t *testing.T) {
 			}
 		}
 	}
+}
+
+// replayRows prints rows as [[a b] [c d]] with textOf values.
+func replayRows(rows [][]any) string {
+	out := make([][]string, len(rows))
+	for i, r := range rows {
+		for _, v := range r {
+			out[i] = append(out[i], textOf(v))
+		}
+	}
+	return fmt.Sprint(out)
 }

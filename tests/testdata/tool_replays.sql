@@ -70,3 +70,18 @@ select c.table_name, t.table_comment, c.column_name, c.column_comment, c.data_ty
 
 -- @ metabase: drivers/mysql sql-jdbc.sync/db-default-timezone
 SELECT @@GLOBAL.time_zone AS global_tz, @@system_time_zone AS system_tz, time_format(   timediff(      now(), convert_tz(now(), @@GLOBAL.time_zone, '+00:00')   ),   '%H:%i' ) AS 'offset' | global_tz,system_tz,offset | rows>0
+
+-- @ grafana: public/app/plugins/datasource/mysql/mySqlMetaQuery.ts showDatabases
+SELECT DISTINCT TABLE_SCHEMA from information_schema.TABLES where TABLE_TYPE != 'SYSTEM VIEW' ORDER BY TABLE_SCHEMA | TABLE_SCHEMA | rows>0
+
+-- @ grafana: mySqlMetaQuery.ts buildTableQuery (no dataset: the connection's database)
+SELECT table_name FROM information_schema.tables WHERE table_schema = database() ORDER BY table_name | TABLE_NAME | rows>0
+
+-- @ grafana: mySqlMetaQuery.ts buildColumnQuery type=time
+SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = database() AND table_name = 'plain' AND data_type IN ('timestamp','datetime','bigint','int','double','float') ORDER BY column_name | COLUMN_NAME,DATA_TYPE | rows>0
+
+-- @ grafana: mySqlMetaQuery.ts buildColumnQuery type=metric (STRING/VARCHAR keys must be listed)
+SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'ddl' AND table_name = 'orders' AND data_type IN ('text','tinytext','mediumtext','longtext','varchar','char') ORDER BY column_name | COLUMN_NAME,DATA_TYPE | rows>0
+
+-- @ grafana: mySqlMetaQuery.ts buildColumnQuery type=value
+SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'ddl' AND table_name = 'orders' AND data_type IN ('bigint','int','smallint','mediumint','tinyint','double','decimal','float') AND column_name <> 'dt' ORDER BY column_name | COLUMN_NAME,DATA_TYPE | rows>0
