@@ -85,3 +85,12 @@ SELECT column_name, data_type FROM information_schema.columns WHERE table_schema
 
 -- @ grafana: mySqlMetaQuery.ts buildColumnQuery type=value
 SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'ddl' AND table_name = 'orders' AND data_type IN ('bigint','int','smallint','mediumint','tinyint','double','decimal','float') AND column_name <> 'dt' ORDER BY column_name | COLUMN_NAME,DATA_TYPE | rows>0
+
+-- @ adminer: engines() (keeps the Engine of rows whose Support is YES or DEFAULT)
+SHOW ENGINES | Engine,Support,Comment,Transactions,XA,Savepoints | rows>0
+
+-- @ adminer: logged_user()
+SELECT USER() | USER() | rows>0
+
+-- @ phpMyAdmin-style host info: charsets
+SHOW CHARACTER SET | Charset,Description,Default collation,Maxlen | rows>0
