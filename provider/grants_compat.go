@@ -17,7 +17,6 @@ import (
 // error (lakesql has nowhere to keep them yet; a session-only view that
 // vanished on restart was worse).
 var (
-	_ sql.ViewDatabase             = (*Database)(nil)
 	_ sql.TriggerDatabase          = (*Database)(nil)
 	_ sql.StoredProcedureDatabase  = (*Database)(nil)
 	_ sql.EventDatabase            = (*Database)(nil)
@@ -29,23 +28,7 @@ func errNotKept(what string) error {
 	return sql.ErrUnsupportedFeature.New(fmt.Sprintf("lakesql does not store %s yet (a Paimon warehouse has no place for them)", what))
 }
 
-// CreateView implements sql.ViewDatabase.
-func (d *Database) CreateView(*sql.Context, string, string, string) error {
-	return errNotKept("views")
-}
-
-// DropView implements sql.ViewDatabase.
-func (d *Database) DropView(_ *sql.Context, name string) error {
-	return sql.ErrViewDoesNotExist.New(d.name, name)
-}
-
-// GetViewDefinition implements sql.ViewDatabase: there are none.
-func (d *Database) GetViewDefinition(*sql.Context, string) (sql.ViewDefinition, bool, error) {
-	return sql.ViewDefinition{}, false, nil
-}
-
-// AllViews implements sql.ViewDatabase.
-func (d *Database) AllViews(*sql.Context) ([]sql.ViewDefinition, error) { return nil, nil }
+// Views: views.go.
 
 // GetTriggers implements sql.TriggerDatabase: there are none.
 func (d *Database) GetTriggers(*sql.Context) ([]sql.TriggerDefinition, error) { return nil, nil }

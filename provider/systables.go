@@ -63,9 +63,17 @@ func newSystemTable(ctx *sql.Context, d *Database, base, name string, lt *lsmrea
 		}
 		return nil, nil
 	}
+	if tt != (lsmread.TimeTravel{}) && !sysTablesAsOf[name] {
+		return nil, notSupported(fmt.Sprintf("lakesql: AS OF on %s$%s: $%s does not read one snapshot; AS OF applies to $files, $manifests, $partitions, $buckets and $table_indexes", base, name, name))
+	}
 	env := &sysTableEnv{ctx: ctx, db: d, base: base, name: base + "$" + name, lt: lt, tt: tt}
 	return build(env)
 }
+
+// sysTablesAsOf are the system tables that read one snapshot and so apply
+// AS OF; the others (snapshots, schemas, options, tags, branches,
+// consumers) refuse it (1235) instead of silently ignoring it.
+var sysTablesAsOf = map[string]bool{"files": true, "manifests": true, "partitions": true, "buckets": true, "table_indexes": true}
 
 // sysTableEnv is what a system table builder gets.
 type sysTableEnv struct {

@@ -41,7 +41,8 @@ func (s *Server) wrapDDL(h mysql.Handler) (mysql.Handler, error) {
 }
 
 func (h *ddlHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
-	done, err := h.s.drain.enter() // shutdown.go
+	query = rewriteShowCollation(query) // MySQL's column names (show_collation.go)
+	done, err := h.s.drain.enter()      // shutdown.go
 	if err != nil {
 		return err
 	}

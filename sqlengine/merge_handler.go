@@ -151,6 +151,9 @@ func beginStmtTx(ctx *sql.Context) (*stmtTx, error) {
 		return nil, fmt.Errorf("lakesql: session %T has no transactions", ctx.Session)
 	}
 	t := &stmtTx{ts: ts}
+	if cur := ctx.GetTransaction(); (cur != nil && cur.IsReadOnly()) || sessionReadOnly(ctx) {
+		return nil, sql.ErrReadOnlyTransaction.New() // 1792, as GMS's own writes
+	}
 	if ctx.GetIgnoreAutoCommit() {
 		return t, nil // inside BEGIN … COMMIT
 	}

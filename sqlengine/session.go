@@ -53,9 +53,31 @@ func (s *Session) SetSessionVariable(ctx *sql.Context, name string, val interfac
 	return nil
 }
 
-// StartTransaction implements sql.TransactionSession.
+// StartTransaction implements sql.TransactionSession. A transaction is
+// read-only with START TRANSACTION READ ONLY, or when the session's
+// transaction_read_only is on (SET SESSION TRANSACTION READ ONLY), which
+// covers the implicit transaction of every autocommit statement too; a
+// write in it fails with 1792, as in MySQL.
 func (s *Session) StartTransaction(ctx *sql.Context, tc sql.TransactionCharacteristic) (sql.Transaction, error) {
-	return provider.NewTransaction(tc == sql.ReadOnly), nil
+	return provider.NewTransaction(tc == sql.ReadOnly || sessionReadOnly(ctx)), nil
+}
+
+// sessionReadOnly reports whether the session variable
+// transaction_read_only is on.
+func sessionReadOnly(ctx *sql.Context) bool {
+	v, err := ctx.GetSessionVariable(ctx, "transaction_read_only")
+	if err != nil {
+		return false
+	}
+	switch x := v.(type) {
+	case int8:
+		return x != 0
+	case int64:
+		return x != 0
+	case bool:
+		return x
+	}
+	return fmt.Sprint(v) == "1"
 }
 
 // CommitTransaction implements sql.TransactionSession. A conflict with a

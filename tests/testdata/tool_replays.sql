@@ -1,0 +1,96 @@
+-- Connect and schema-sync statements of MySQL tools, replayed by
+-- tests/server_tools_test.go against a server with database {db} holding
+-- tables orders (composite key, partitioned) and plain. Each block:
+--   -- @ TOOL: where it comes from [| expected result columns, comma-separated] [| rows>0]
+--   the statement ({db} and {table} are substituted)
+-- Each must succeed, with those columns, as MySQL answers it.
+
+-- @ sqlalchemy: dialects/mysql/base.py _detect_charset / initialize
+SELECT VERSION()
+
+-- @ sqlalchemy: base.py get_isolation_level
+SELECT @@transaction_isolation
+
+-- @ sqlalchemy: base.py _fetch_setting (sql_mode, lower_case_table_names)
+SHOW VARIABLES LIKE 'sql_mode' | Variable_name,Value | rows>0
+
+-- @ dbeaver-style / mysql CLI: collations filtered
+SHOW COLLATION LIKE 'utf8mb4_0900_bin' | Collation,Charset,Id,Default,Compiled,Sortlen,Pad_attribute | rows>0
+
+-- @ sqlalchemy: base.py _fetch_setting
+SHOW VARIABLES LIKE 'lower_case_table_names' | Variable_name,Value | rows>0
+
+-- @ sqlalchemy: base.py _detect_collations
+SHOW COLLATION | Collation,Charset,Id,Default,Compiled,Sortlen,Pad_attribute | rows>0
+
+-- @ sqlalchemy: base.py _get_default_schema_name
+SELECT DATABASE()
+
+-- @ sqlalchemy: base.py get_schema_names
+SHOW schemas | Database | rows>0
+
+-- @ sqlalchemy: base.py get_table_names
+SHOW FULL TABLES FROM `{db}` | Tables_in_{db},Table_type | rows>0
+
+-- @ sqlalchemy: base.py has_table
+SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = '{db}' AND TABLE_NAME = 'orders' | TABLE_NAME | rows>0
+
+-- @ sqlalchemy: base.py _show_create_table (reflection)
+SHOW CREATE TABLE `{db}`.`orders` | Table,Create Table | rows>0
+
+-- @ sqlalchemy: pymysql/mysqldb _detect_charset
+SHOW VARIABLES LIKE 'character_set%' | Variable_name,Value | rows>0
+
+-- @ connector/j: ConnectionImpl.loadServerVariables (8.x, one query)
+SELECT @@session.auto_increment_increment AS auto_increment_increment, @@character_set_client AS character_set_client, @@character_set_connection AS character_set_connection, @@character_set_results AS character_set_results, @@character_set_server AS character_set_server, @@collation_server AS collation_server, @@collation_connection AS collation_connection, @@init_connect AS init_connect, @@interactive_timeout AS interactive_timeout, @@license AS license, @@lower_case_table_names AS lower_case_table_names, @@max_allowed_packet AS max_allowed_packet, @@net_write_timeout AS net_write_timeout, @@performance_schema AS performance_schema, @@sql_mode AS sql_mode, @@system_time_zone AS system_time_zone, @@time_zone AS time_zone, @@transaction_isolation AS transaction_isolation, @@wait_timeout AS wait_timeout
+
+-- @ connector/j: DatabaseMetaDataUsingInfoSchema.getTables
+SELECT TABLE_SCHEMA AS TABLE_CAT, NULL AS TABLE_SCHEM, TABLE_NAME, CASE WHEN TABLE_TYPE = 'BASE TABLE' THEN CASE WHEN TABLE_SCHEMA = 'mysql' OR TABLE_SCHEMA = 'performance_schema' THEN 'SYSTEM TABLE' ELSE 'TABLE' END WHEN TABLE_TYPE = 'TEMPORARY' THEN 'LOCAL_TEMPORARY' ELSE TABLE_TYPE END AS TABLE_TYPE, TABLE_COMMENT AS REMARKS, NULL AS TYPE_CAT, NULL AS TYPE_SCHEM, NULL AS TYPE_NAME, NULL AS SELF_REFERENCING_COL_NAME, NULL AS REF_GENERATION FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = '{db}' HAVING TABLE_TYPE IN ('LOCAL TEMPORARY','TABLE','VIEW',null,null) ORDER BY TABLE_TYPE, TABLE_SCHEMA, TABLE_NAME | TABLE_CAT,TABLE_SCHEM,TABLE_NAME,TABLE_TYPE,REMARKS,TYPE_CAT,TYPE_SCHEM,TYPE_NAME,SELF_REFERENCING_COL_NAME,REF_GENERATION | rows>0
+
+-- @ connector/j: DatabaseMetaDataUsingInfoSchema.getPrimaryKeys
+SELECT TABLE_SCHEMA AS TABLE_CAT, NULL AS TABLE_SCHEM, TABLE_NAME, COLUMN_NAME, SEQ_IN_INDEX AS KEY_SEQ, 'PRIMARY' AS PK_NAME FROM INFORMATION_SCHEMA.STATISTICS WHERE TABLE_SCHEMA LIKE '{db}' AND TABLE_NAME LIKE 'orders' AND INDEX_NAME='PRIMARY' ORDER BY TABLE_SCHEMA, TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX | TABLE_CAT,TABLE_SCHEM,TABLE_NAME,COLUMN_NAME,KEY_SEQ,PK_NAME | rows>0
+
+-- @ connector/j: DatabaseMetaDataUsingInfoSchema.getIndexInfo
+SELECT TABLE_SCHEMA AS TABLE_CAT, NULL AS TABLE_SCHEM, TABLE_NAME, NON_UNIQUE,TABLE_SCHEMA AS INDEX_QUALIFIER, INDEX_NAME,3 AS TYPE, SEQ_IN_INDEX AS ORDINAL_POSITION, COLUMN_NAME,COLLATION AS ASC_OR_DESC, CARDINALITY, NULL AS PAGES, NULL AS FILTER_CONDITION FROM INFORMATION_SCHEMA.STATISTICS WHERE TABLE_SCHEMA LIKE '{db}' AND TABLE_NAME LIKE 'orders'ORDER BY NON_UNIQUE, INDEX_NAME, SEQ_IN_INDEX | TABLE_CAT,TABLE_SCHEM,TABLE_NAME,NON_UNIQUE,INDEX_QUALIFIER,INDEX_NAME,TYPE,ORDINAL_POSITION,COLUMN_NAME,ASC_OR_DESC,CARDINALITY,PAGES,FILTER_CONDITION | rows>0
+
+-- @ connector/j: DatabaseMetaDataUsingInfoSchema.getImportedKeys
+SELECT A.REFERENCED_TABLE_SCHEMA AS PKTABLE_CAT, NULL AS PKTABLE_SCHEM, A.REFERENCED_TABLE_NAME AS PKTABLE_NAME, A.REFERENCED_COLUMN_NAME AS PKCOLUMN_NAME, A.TABLE_SCHEMA AS FKTABLE_CAT, NULL AS FKTABLE_SCHEM, A.TABLE_NAME AS FKTABLE_NAME, A.COLUMN_NAME AS FKCOLUMN_NAME, A.ORDINAL_POSITION AS KEY_SEQ, 3 AS UPDATE_RULE, 3 AS DELETE_RULE, A.CONSTRAINT_NAME AS FK_NAME, (SELECT CONSTRAINT_NAME FROM INFORMATION_SCHEMA.TABLE_CONSTRAINTS WHERE TABLE_SCHEMA = A.REFERENCED_TABLE_SCHEMA AND TABLE_NAME = A.REFERENCED_TABLE_NAME AND CONSTRAINT_TYPE IN ('UNIQUE','PRIMARY KEY') LIMIT 1) AS PK_NAME,7 AS DEFERRABILITY FROM INFORMATION_SCHEMA.KEY_COLUMN_USAGE A JOIN INFORMATION_SCHEMA.TABLE_CONSTRAINTS B USING (CONSTRAINT_NAME, TABLE_NAME) WHERE B.CONSTRAINT_TYPE = 'FOREIGN KEY' AND A.TABLE_SCHEMA LIKE '{db}' AND A.TABLE_NAME='orders' AND A.REFERENCED_TABLE_SCHEMA IS NOT NULL ORDER BY A.REFERENCED_TABLE_SCHEMA, A.REFERENCED_TABLE_NAME, A.ORDINAL_POSITION | PKTABLE_CAT,PKTABLE_SCHEM,PKTABLE_NAME,PKCOLUMN_NAME,FKTABLE_CAT,FKTABLE_SCHEM,FKTABLE_NAME,FKCOLUMN_NAME,KEY_SEQ,UPDATE_RULE,DELETE_RULE,FK_NAME,PK_NAME,DEFERRABILITY
+
+-- @ connector/j: DatabaseMetaDataUsingInfoSchema.getColumnPrivileges
+SELECT TABLE_SCHEMA AS TABLE_CAT, NULL AS TABLE_SCHEM, TABLE_NAME, COLUMN_NAME, NULL AS GRANTOR, GRANTEE, PRIVILEGE_TYPE AS PRIVILEGE, IS_GRANTABLE FROM INFORMATION_SCHEMA.COLUMN_PRIVILEGES WHERE TABLE_SCHEMA LIKE '{db}' AND TABLE_NAME ='orders' AND COLUMN_NAME LIKE '%' ORDER BY COLUMN_NAME, PRIVILEGE_TYPE | TABLE_CAT,TABLE_SCHEM,TABLE_NAME,COLUMN_NAME,GRANTOR,GRANTEE,PRIVILEGE,IS_GRANTABLE
+
+-- @ connector/j: DatabaseMetaDataUsingInfoSchema.getProcedures
+SELECT ROUTINE_SCHEMA AS PROCEDURE_CAT, NULL AS PROCEDURE_SCHEM, ROUTINE_NAME AS PROCEDURE_NAME, NULL AS RESERVED_1, NULL AS RESERVED_2, NULL AS RESERVED_3, ROUTINE_COMMENT AS REMARKS, CASE WHEN ROUTINE_TYPE = 'PROCEDURE' THEN 1 WHEN ROUTINE_TYPE='FUNCTION' THEN 2 ELSE 0 END AS PROCEDURE_TYPE, ROUTINE_NAME AS SPECIFIC_NAME FROM INFORMATION_SCHEMA.ROUTINES WHERE ROUTINE_SCHEMA LIKE '{db}' ORDER BY ROUTINE_SCHEMA, ROUTINE_NAME, ROUTINE_TYPE | PROCEDURE_CAT,PROCEDURE_SCHEM,PROCEDURE_NAME,RESERVED_1,RESERVED_2,RESERVED_3,REMARKS,PROCEDURE_TYPE,SPECIFIC_NAME
+
+-- @ mariadb connector/odbc: MADB catalog columns (COLUMN_TYPE parsing)
+SELECT TABLE_SCHEMA AS TABLE_CAT, NULL AS TABLE_SCHEM, TABLE_NAME, COLUMN_NAME, UCASE(IF(COLUMN_TYPE LIKE '%(%)%', CONCAT(SUBSTRING(COLUMN_TYPE,1, LOCATE('(',COLUMN_TYPE) - 1 ), SUBSTRING(COLUMN_TYPE,1+locate(')',COLUMN_TYPE))), COLUMN_TYPE )) AS TYPE_NAME, NUMERIC_SCALE DECIMAL_DIGITS, IF(CHARACTER_OCTET_LENGTH IS NOT NULL, NULL, 10) AS NUM_PREC_RADIX, IF(DATA_TYPE='timestamp', 1, IF(IS_NULLABLE='YES',1,IF(EXTRA='auto_increment', 1, 0))) AS NULLABLE, COLUMN_COMMENT AS REMARKS FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = '{db}' AND TABLE_NAME = 'orders' ORDER BY ORDINAL_POSITION | TABLE_CAT,TABLE_SCHEM,TABLE_NAME,COLUMN_NAME,TYPE_NAME,DECIMAL_DIGITS,NUM_PREC_RADIX,NULLABLE,REMARKS | rows>0
+
+-- @ pgloader (mysql source): sql/list-all-columns.sql (MySQL 8.0 names unaliased information_schema columns in upper case)
+select c.table_name, t.table_comment, c.column_name, c.column_comment, c.data_type, c.column_type, c.column_default, c.is_nullable, c.extra from information_schema.columns c join information_schema.tables t using(table_schema, table_name) where c.table_schema = '{db}' and t.table_type = 'BASE TABLE' order by table_name, ordinal_position | TABLE_NAME,TABLE_COMMENT,COLUMN_NAME,COLUMN_COMMENT,DATA_TYPE,COLUMN_TYPE,COLUMN_DEFAULT,IS_NULLABLE,EXTRA | rows>0
+
+-- @ metabase: drivers/mysql sql-jdbc.sync/db-default-timezone
+SELECT @@GLOBAL.time_zone AS global_tz, @@system_time_zone AS system_tz, time_format(   timediff(      now(), convert_tz(now(), @@GLOBAL.time_zone, '+00:00')   ),   '%H:%i' ) AS 'offset' | global_tz,system_tz,offset | rows>0
+
+-- @ grafana: public/app/plugins/datasource/mysql/mySqlMetaQuery.ts showDatabases
+SELECT DISTINCT TABLE_SCHEMA from information_schema.TABLES where TABLE_TYPE != 'SYSTEM VIEW' ORDER BY TABLE_SCHEMA | TABLE_SCHEMA | rows>0
+
+-- @ grafana: mySqlMetaQuery.ts buildTableQuery (no dataset: the connection's database)
+SELECT table_name FROM information_schema.tables WHERE table_schema = database() ORDER BY table_name | TABLE_NAME | rows>0
+
+-- @ grafana: mySqlMetaQuery.ts buildColumnQuery type=time
+SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = database() AND table_name = 'plain' AND data_type IN ('timestamp','datetime','bigint','int','double','float') ORDER BY column_name | COLUMN_NAME,DATA_TYPE | rows>0
+
+-- @ grafana: mySqlMetaQuery.ts buildColumnQuery type=metric (STRING/VARCHAR keys must be listed)
+SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'ddl' AND table_name = 'orders' AND data_type IN ('text','tinytext','mediumtext','longtext','varchar','char') ORDER BY column_name | COLUMN_NAME,DATA_TYPE | rows>0
+
+-- @ grafana: mySqlMetaQuery.ts buildColumnQuery type=value
+SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'ddl' AND table_name = 'orders' AND data_type IN ('bigint','int','smallint','mediumint','tinyint','double','decimal','float') AND column_name <> 'dt' ORDER BY column_name | COLUMN_NAME,DATA_TYPE | rows>0
+
+-- @ adminer: engines() (keeps the Engine of rows whose Support is YES or DEFAULT)
+SHOW ENGINES | Engine,Support,Comment,Transactions,XA,Savepoints | rows>0
+
+-- @ adminer: logged_user()
+SELECT USER() | USER() | rows>0
+
+-- @ phpMyAdmin-style host info: charsets
+SHOW CHARACTER SET | Charset,Description,Default collation,Maxlen | rows>0
