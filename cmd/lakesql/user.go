@@ -9,10 +9,8 @@ import (
 	"io"
 	"os"
 
-	"path/filepath"
 	"strings"
 
-	"github.com/lakesql/lakesql/internal/storage"
 	"github.com/lakesql/lakesql/sqlengine"
 	"github.com/lakesql/lakesql/sqlengine/access"
 )
@@ -66,21 +64,11 @@ func user(ctx context.Context, out io.Writer, args []string) error {
 	if *password == "" {
 		return errors.New("user add: --password is required (an account without a password is what the defaults already give root@localhost)")
 	}
-	var store access.Store
-	if *usersFile != "" {
-		abs, err := filepath.Abs(*usersFile)
-		if err != nil {
-			return err
-		}
-		store = access.NewFileStore(abs)
-	} else {
-		st, err := storage.Open(ctx, *warehouse)
-		if err != nil {
-			return fmt.Errorf("open warehouse %s: %w", *warehouse, err)
-		}
-		defer st.Close()
-		store = access.NewWarehouseStore(st)
+	store, closeStore, err := access.OpenStore(ctx, *warehouse, *usersFile)
+	if err != nil {
+		return err
 	}
+	defer closeStore()
 	if err := access.AddUser(ctx, store, name, *host, *password, *admin, *replace); err != nil {
 		return err
 	}

@@ -187,3 +187,21 @@ func (f *FileStore) Save(ctx context.Context, data []byte, base string) (string,
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:8]), nil
 }
+
+// OpenStore opens the accounts store a command line names: the local file
+// usersFile when set, else the warehouse's own store. close releases the
+// warehouse.
+func OpenStore(ctx context.Context, warehouse, usersFile string) (store Store, close func() error, err error) {
+	if usersFile != "" {
+		abs, err := filepath.Abs(usersFile)
+		if err != nil {
+			return nil, nil, err
+		}
+		return NewFileStore(abs), func() error { return nil }, nil
+	}
+	st, err := storage.Open(ctx, warehouse)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open warehouse %s: %w", warehouse, err)
+	}
+	return NewWarehouseStore(st), st.Close, nil
+}
