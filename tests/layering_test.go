@@ -27,7 +27,6 @@ var layerRules = map[string][]string{
 	"lsmwrite":         {"cmd", "sqlengine", "provider", "procedures", "lsmread"},
 	"provider":         {"cmd", "sqlengine"},
 	"procedures":       {"cmd", "sqlengine"},
-	"inspect":          {"cmd", "sqlengine", "provider", "procedures", "lsmwrite"},
 	"sqlengine":        {"cmd"},
 }
 
@@ -175,7 +174,7 @@ func TestSortedRunReaderIsShared(t *testing.T) {
 
 // cmdImports are the module packages cmd/lakesql may import: it wires the
 // engine and the library commands, and holds no logic of its own.
-var cmdImports = []string{"sqlengine", "sqlengine/access", "inspect"}
+var cmdImports = []string{"sqlengine", "sqlengine/access", "lsmread/inspect"}
 
 // TestCmdIsWiring enforces cmdImports.
 func TestCmdIsWiring(t *testing.T) {

@@ -16,7 +16,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/lakesql/lakesql/inspect"
+	"github.com/lakesql/lakesql/lsmread/inspect"
 )
 
 func main() {
