@@ -20,8 +20,8 @@ type Writer struct {
 	nesting int
 	// counts[i] is the number of entries written so far into the i-th open
 	// container; arrays[i] tells whether it is an array.
-	counts []int
-	arrays []bool
+	counts  []int
+	arrays  []bool
 	compact bool
 }
 
