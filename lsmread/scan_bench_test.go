@@ -151,51 +151,43 @@ func scanBatches(tb testing.TB, ctx context.Context, t *lsmread.Table) (n, sum i
 // BenchmarkFullScan reads a generated 1M-row table through lsmread, one
 // split after another, and reports rows/s: an append table (raw read) and a
 // 4-bucket primary-key table written in one commit (merge-on-read of one
-// sorted run per bucket).
+// sorted run per bucket), as rows (Reader.Read) and as column batches
+// (Reader.ReadBatches, summing the id vector).
 func BenchmarkFullScan(b *testing.B) {
+	const wantSum = int64(scanBenchRows) * (scanBenchRows - 1) / 2
 	for _, pk := range []bool{false, true} {
 		name := "append"
 		if pk {
 			name = "pk"
 		}
-		b.Run(name, func(b *testing.B) {
-			ctx := context.Background()
-			st, err := storage.Open(ctx, "file://"+b.TempDir()+"?fsync=false")
-			if err != nil {
-				b.Fatal(err)
+		for _, batches := range []bool{false, true} {
+			sub := name
+			if batches {
+				sub += "-batches"
 			}
-			defer st.Close()
-			writeScanTable(b, ctx, st, scanBenchRows, pk)
-			tbl := lsmread.OpenTable(st, "")
-			var rows int64
-			b.ResetTimer()
-			for b.Loop() {
-				if n := scanAll(b, ctx, tbl); n != scanBenchRows {
-					b.Fatalf("read %d rows, want %d", n, scanBenchRows)
+			b.Run(sub, func(b *testing.B) {
+				ctx := context.Background()
+				st, err := storage.Open(ctx, "file://"+b.TempDir()+"?fsync=false")
+				if err != nil {
+					b.Fatal(err)
 				}
-				rows += scanBenchRows
-			}
-			b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
-		})
-		b.Run(name+"-batches", func(b *testing.B) {
-			ctx := context.Background()
-			st, err := storage.Open(ctx, "file://"+b.TempDir()+"?fsync=false")
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer st.Close()
-			writeScanTable(b, ctx, st, scanBenchRows, pk)
-			tbl := lsmread.OpenTable(st, "")
-			var rows int64
-			const wantSum = int64(scanBenchRows) * (scanBenchRows - 1) / 2
-			b.ResetTimer()
-			for b.Loop() {
-				if n, sum := scanBatches(b, ctx, tbl); n != scanBenchRows || sum != wantSum {
-					b.Fatalf("read %d rows summing to %d, want %d and %d", n, sum, scanBenchRows, wantSum)
+				defer st.Close()
+				writeScanTable(b, ctx, st, scanBenchRows, pk)
+				tbl := lsmread.OpenTable(st, "")
+				var rows int64
+				b.ResetTimer()
+				for b.Loop() {
+					if batches {
+						if n, sum := scanBatches(b, ctx, tbl); n != scanBenchRows || sum != wantSum {
+							b.Fatalf("read %d rows summing to %d, want %d and %d", n, sum, scanBenchRows, wantSum)
+						}
+					} else if n := scanAll(b, ctx, tbl); n != scanBenchRows {
+						b.Fatalf("read %d rows, want %d", n, scanBenchRows)
+					}
+					rows += scanBenchRows
 				}
-				rows += scanBenchRows
-			}
-			b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
-		})
+				b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
+			})
+		}
 	}
 }

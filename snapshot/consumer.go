@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lakesql/lakesql/internal/jackson"
 	"github.com/lakesql/lakesql/internal/storage"
 )
 
@@ -50,12 +51,12 @@ func DecodeConsumer(data []byte) (*Consumer, error) {
 
 // EncodeConsumer renders c as Java writes it.
 func EncodeConsumer(c *Consumer) []byte {
-	w := &jsonWriter{}
-	w.beginObject()
-	w.key(0, 0, "nextSnapshot")
-	w.int64(int64(c.NextSnapshot))
-	w.endObject(0, 1)
-	return w.buf
+	w := jackson.New()
+	w.BeginObject()
+	w.Field("nextSnapshot")
+	w.Int(int64(c.NextSnapshot))
+	w.EndObject()
+	return w.Bytes()
 }
 
 // ConsumerManager reads the consumers of one branch (Java:

@@ -7,7 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/lakesql/lakesql/internal/jackson"
 )
 
 // This file holds a tiny ordered JSON tree plus a printer that reproduces
@@ -151,128 +152,33 @@ func parseJSONValue(dec *json.Decoder, depth int) (jsonValue, error) {
 	return jsonValue{}, fmt.Errorf("unexpected JSON token %v", tok)
 }
 
-// jsonWriter renders values in Jackson's default pretty-print format.
-type jsonWriter struct {
-	buf []byte
-}
+// jsonWriter is the one Jackson writer (package jackson).
+type jsonWriter = jackson.Writer
 
-func (w *jsonWriter) indent(level int) {
-	for i := 0; i < level; i++ {
-		w.buf = append(w.buf, ' ', ' ')
-	}
-}
-
-// beginObject, member and endObject write an object member by member so
-// that typed encoders need not build a tree. first reports whether a member
-// was already written.
-func (w *jsonWriter) beginObject() { w.buf = append(w.buf, '{') }
-
-func (w *jsonWriter) key(level int, n int, key string) {
-	if n > 0 {
-		w.buf = append(w.buf, ',')
-	}
-	w.buf = append(w.buf, '\n')
-	w.indent(level + 1)
-	w.str(key)
-	w.buf = append(w.buf, " : "...)
-}
-
-func (w *jsonWriter) endObject(level int, n int) {
-	if n == 0 {
-		w.buf = append(w.buf, ' ', '}')
-		return
-	}
-	w.buf = append(w.buf, '\n')
-	w.indent(level)
-	w.buf = append(w.buf, '}')
-}
-
-func (w *jsonWriter) int64(v int64) { w.buf = strconv.AppendInt(w.buf, v, 10) }
-
-func (w *jsonWriter) null() { w.buf = append(w.buf, "null"...) }
-
-const upperHex = "0123456789ABCDEF"
-
-// str writes a JSON string the way Jackson escapes it.
-func (w *jsonWriter) str(s string) {
-	w.buf = append(w.buf, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			if c < utf8.RuneSelf {
-				i++
-				continue
-			}
-			// Non-ASCII: Jackson writes the character itself; invalid
-			// UTF-8 cannot come from a Java string, emit U+FFFD as Java
-			// would have decoded it.
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				w.buf = append(w.buf, s[start:i]...)
-				w.buf = append(w.buf, "\uFFFD"...)
-				i++
-				start = i
-				continue
-			}
-			i += size
-			continue
-		}
-		w.buf = append(w.buf, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			w.buf = append(w.buf, '\\', c)
-		case '\b':
-			w.buf = append(w.buf, '\\', 'b')
-		case '\t':
-			w.buf = append(w.buf, '\\', 't')
-		case '\n':
-			w.buf = append(w.buf, '\\', 'n')
-		case '\f':
-			w.buf = append(w.buf, '\\', 'f')
-		case '\r':
-			w.buf = append(w.buf, '\\', 'r')
-		default:
-			w.buf = append(w.buf, '\\', 'u', '0', '0', upperHex[c>>4], upperHex[c&0xF])
-		}
-		i++
-		start = i
-	}
-	w.buf = append(w.buf, s[start:]...)
-	w.buf = append(w.buf, '"')
-}
-
-// value writes a parsed tree at the given nesting level.
-func (w *jsonWriter) value(v jsonValue, level int) {
+// writeValue writes a parsed tree (fields kept from a file on rewrite).
+func writeValue(w *jsonWriter, v jsonValue) {
 	switch v.kind {
 	case jsonNull:
-		w.null()
+		w.Raw("null")
 	case jsonBool:
-		w.buf = strconv.AppendBool(w.buf, v.boolean)
+		w.Raw(strconv.FormatBool(v.boolean))
 	case jsonNumber:
-		w.buf = append(w.buf, v.text...)
+		w.Raw(v.text)
 	case jsonString:
-		w.str(v.text)
+		w.String(v.text)
 	case jsonObject:
-		w.beginObject()
-		for i, m := range v.members {
-			w.key(level, i, m.key)
-			w.value(m.value, level+1)
+		w.BeginObject()
+		for _, m := range v.members {
+			w.Field(m.key)
+			writeValue(w, m.value)
 		}
-		w.endObject(level, len(v.members))
+		w.EndObject()
 	case jsonArray:
-		if len(v.elems) == 0 {
-			w.buf = append(w.buf, "[ ]"...)
-			return
+		w.BeginArray()
+		for _, e := range v.elems {
+			writeValue(w, e)
 		}
-		w.buf = append(w.buf, '[', ' ')
-		for i, e := range v.elems {
-			if i > 0 {
-				w.buf = append(w.buf, ',', ' ')
-			}
-			w.value(e, level)
-		}
-		w.buf = append(w.buf, ' ', ']')
+		w.EndArray()
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/lakesql/lakesql/internal/jackson"
 	"github.com/lakesql/lakesql/internal/schema"
 )
 
@@ -143,7 +144,7 @@ func optInt64Codec(key string, get func(s *Snapshot) **int64) fieldCodec {
 			*get(&t.Snapshot) = &n
 			return nil
 		},
-		encode: func(w *jsonWriter, t *Tag, _ int) { w.int64(**get(&t.Snapshot)) },
+		encode: func(w *jsonWriter, t *Tag, _ int) { w.Int(**get(&t.Snapshot)) },
 	}
 }
 
@@ -160,7 +161,7 @@ func optStringCodec(key string, get func(s *Snapshot) **string) fieldCodec {
 			*get(&t.Snapshot) = &s
 			return nil
 		},
-		encode: func(w *jsonWriter, t *Tag, _ int) { w.str(**get(&t.Snapshot)) },
+		encode: func(w *jsonWriter, t *Tag, _ int) { w.String(**get(&t.Snapshot)) },
 	}
 }
 
@@ -176,7 +177,7 @@ func int64Codec(key string, get func(s *Snapshot) *int64) fieldCodec {
 			*get(&t.Snapshot) = n
 			return nil
 		},
-		encode: func(w *jsonWriter, t *Tag, _ int) { w.int64(*get(&t.Snapshot)) },
+		encode: func(w *jsonWriter, t *Tag, _ int) { w.Int(*get(&t.Snapshot)) },
 	}
 }
 
@@ -192,7 +193,7 @@ func stringCodec(key string, get func(s *Snapshot) *string) fieldCodec {
 			*get(&t.Snapshot) = s
 			return nil
 		},
-		encode: func(w *jsonWriter, t *Tag, _ int) { w.str(*get(&t.Snapshot)) },
+		encode: func(w *jsonWriter, t *Tag, _ int) { w.String(*get(&t.Snapshot)) },
 	}
 }
 
@@ -208,7 +209,7 @@ var snapshotFields = []fieldCodec{
 			t.Version = n
 			return err
 		},
-		encode: func(w *jsonWriter, t *Tag, _ int) { w.int64(int64(t.Version)) },
+		encode: func(w *jsonWriter, t *Tag, _ int) { w.Int(int64(t.Version)) },
 	},
 	optStringCodec("uuid", func(s *Snapshot) **string { return &s.UUID }),
 	{
@@ -219,7 +220,7 @@ var snapshotFields = []fieldCodec{
 			t.ID = SnapshotID(n)
 			return err
 		},
-		encode: func(w *jsonWriter, t *Tag, _ int) { w.int64(int64(t.ID)) },
+		encode: func(w *jsonWriter, t *Tag, _ int) { w.Int(int64(t.ID)) },
 	},
 	{
 		key:       "schemaId",
@@ -229,7 +230,7 @@ var snapshotFields = []fieldCodec{
 			t.SchemaID = schema.SchemaID(n)
 			return err
 		},
-		encode: func(w *jsonWriter, t *Tag, _ int) { w.int64(int64(t.SchemaID)) },
+		encode: func(w *jsonWriter, t *Tag, _ int) { w.Int(int64(t.SchemaID)) },
 	},
 	stringCodec("baseManifestList", func(s *Snapshot) *string { return &s.BaseManifestList }),
 	optInt64Codec("baseManifestListSize", func(s *Snapshot) **int64 { return &s.BaseManifestListSize }),
@@ -260,7 +261,7 @@ var snapshotFields = []fieldCodec{
 			t.CommitKind = k
 			return nil
 		},
-		encode: func(w *jsonWriter, t *Tag, _ int) { w.str(t.CommitKind.String()) },
+		encode: func(w *jsonWriter, t *Tag, _ int) { w.String(t.CommitKind.String()) },
 	},
 	int64Codec("timeMillis", func(s *Snapshot) *int64 { return &s.TimeMillis }),
 	{
@@ -288,12 +289,12 @@ var snapshotFields = []fieldCodec{
 		},
 		encode: func(w *jsonWriter, t *Tag, level int) {
 			keys := slices.Sorted(maps.Keys(t.LogOffsets))
-			w.beginObject()
-			for i, k := range keys {
-				w.key(level, i, strconv.FormatInt(int64(k), 10))
-				w.int64(t.LogOffsets[k])
+			w.BeginObject()
+			for _, k := range keys {
+				w.Field(strconv.FormatInt(int64(k), 10))
+				w.Int(t.LogOffsets[k])
 			}
-			w.endObject(level, len(keys))
+			w.EndObject()
 		},
 	},
 	int64Codec("totalRecordCount", func(s *Snapshot) *int64 { return &s.TotalRecordCount }),
@@ -322,12 +323,12 @@ var snapshotFields = []fieldCodec{
 		},
 		encode: func(w *jsonWriter, t *Tag, level int) {
 			keys := slices.Sorted(maps.Keys(t.Properties))
-			w.beginObject()
-			for i, k := range keys {
-				w.key(level, i, k)
-				w.str(t.Properties[k])
+			w.BeginObject()
+			for _, k := range keys {
+				w.Field(k)
+				w.String(t.Properties[k])
 			}
-			w.endObject(level, len(keys))
+			w.EndObject()
 		},
 	},
 	optInt64Codec("nextRowId", func(s *Snapshot) **int64 { return &s.NextRowID }),
@@ -543,27 +544,27 @@ func encodeObject(t *Tag, fields []fieldCodec, what string) ([]byte, error) {
 			order = slices.Insert(order, pos, e)
 		}
 	}
-	w := &jsonWriter{buf: make([]byte, 0, 1024)}
-	w.beginObject()
-	for i, e := range order {
-		w.key(0, i, e.key)
+	w := jackson.New()
+	w.BeginObject()
+	for _, e := range order {
+		w.Field(e.key)
 		switch {
 		case e.field == nil:
-			w.value(l.extras[e.key], 1)
+			writeValue(w, l.extras[e.key])
 		case e.null:
-			w.null()
+			w.Raw("null")
 		default:
 			if l != nil {
 				if r, ok := l.raw[e.key]; ok && r.same(t) {
-					w.value(r.value, 1)
+					writeValue(w, r.value)
 					continue
 				}
 			}
 			e.field.encode(w, t, 1)
 		}
 	}
-	w.endObject(0, len(order))
-	return w.buf, nil
+	w.EndObject()
+	return w.Bytes(), nil
 }
 
 func fieldIndex(fields []fieldCodec, key string) int {

@@ -52,7 +52,7 @@ var tagFields = append(append([]fieldCodec(nil), snapshotFields...),
 			return nil
 		},
 		encode: func(w *jsonWriter, t *Tag, _ int) {
-			w.buf = append(w.buf, jacksonDurationSeconds(*t.TagTimeRetained)...)
+			w.Raw(jacksonDurationSeconds(*t.TagTimeRetained))
 		},
 	},
 )
@@ -141,22 +141,17 @@ func decodeLocalDateTime(key string, v jsonValue) (time.Time, error) {
 // seconds are written only when seconds or nanos are non-zero, nanos only
 // when non-zero.
 func encodeLocalDateTime(w *jsonWriter, t time.Time) {
-	w.buf = append(w.buf, '[', ' ')
-	for i, n := range []int{t.Year(), int(t.Month()), t.Day(), t.Hour(), t.Minute()} {
-		if i > 0 {
-			w.buf = append(w.buf, ',', ' ')
-		}
-		w.buf = strconv.AppendInt(w.buf, int64(n), 10)
+	w.BeginArray()
+	for _, n := range []int{t.Year(), int(t.Month()), t.Day(), t.Hour(), t.Minute()} {
+		w.Int(int64(n))
 	}
 	if t.Second() > 0 || t.Nanosecond() > 0 {
-		w.buf = append(w.buf, ',', ' ')
-		w.buf = strconv.AppendInt(w.buf, int64(t.Second()), 10)
+		w.Int(int64(t.Second()))
 		if t.Nanosecond() > 0 {
-			w.buf = append(w.buf, ',', ' ')
-			w.buf = strconv.AppendInt(w.buf, int64(t.Nanosecond()), 10)
+			w.Int(int64(t.Nanosecond()))
 		}
 	}
-	w.buf = append(w.buf, ' ', ']')
+	w.EndArray()
 }
 
 // decodeJavaDuration accepts Jackson's decimal-seconds form (4.000000000,

@@ -41,14 +41,14 @@ var libraryOwners = map[string][]string{
 	"github.com/dolthub/vitess":          {"provider", "procedures", "sqlengine"},
 }
 
-// TestLayering enforces the import rules of CONVENTIONS.md on non-test code.
-func TestLayering(t *testing.T) {
+// walkSources calls fn for every non-test Go file of the module (outside
+// bench/ and testdata), with its package path relative to the module root.
+func walkSources(t *testing.T, fn func(path, pkg string) error) {
+	t.Helper()
 	root, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	fset := token.NewFileSet()
-	checked := 0
 	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -63,7 +63,18 @@ func TestLayering(t *testing.T) {
 			return nil
 		}
 		rel, _ := filepath.Rel(root, filepath.Dir(path))
-		pkg := filepath.ToSlash(rel)
+		return fn(path, filepath.ToSlash(rel))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLayering enforces the import rules of CONVENTIONS.md on non-test code.
+func TestLayering(t *testing.T) {
+	fset := token.NewFileSet()
+	checked := 0
+	walkSources(t, func(path, pkg string) error {
 		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
 		if err != nil {
 			return err
@@ -101,9 +112,6 @@ func TestLayering(t *testing.T) {
 		}
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if checked < 50 {
 		t.Fatalf("checked only %d files", checked)
 	}
@@ -119,27 +127,9 @@ var dataFileOpeners = []string{"internal/datafile", "internal/sortedrun"}
 // TestSortedRunReaderIsShared enforces dataFileOpeners, and that lsmread
 // reads through internal/sortedrun.
 func TestSortedRunReaderIsShared(t *testing.T) {
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
 	fset := token.NewFileSet()
 	usesLeaf := map[string]bool{}
-	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if name := d.Name(); name == "bench" || name == "testdata" || strings.HasPrefix(name, ".") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		rel, _ := filepath.Rel(root, filepath.Dir(path))
-		pkg := filepath.ToSlash(rel)
+	walkSources(t, func(path, pkg string) error {
 		f, err := parser.ParseFile(fset, path, nil, 0)
 		if err != nil {
 			return err
@@ -164,9 +154,6 @@ func TestSortedRunReaderIsShared(t *testing.T) {
 		})
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if !usesLeaf["lsmread"] {
 		t.Error("lsmread does not import internal/sortedrun")
 	}

@@ -292,55 +292,31 @@ func (r *ParquetReader) NextBatch(b *Batch, max int) (err error) {
 func (c *flatCursor) fillVector(vec *Vector, k int) error {
 	kind := vec.Kind()
 	typed := kind != VectorAny && c.conv.typedKind() == kind
-	for done := 0; done < k; {
-		if c.row >= c.rows {
-			if err := c.nextPage(); err != nil {
-				return err
-			}
-			continue
-		}
-		m := min(k-done, c.rows-c.row)
-		nn := m
-		var defs []byte
-		if c.maxDef > 0 {
-			defs = c.defs[c.row : c.row+m]
-			nn = 0
-			for _, d := range defs {
-				if d == c.maxDef {
-					nn++
-				}
-			}
-		}
+	return c.runs(k, func(done, m int, defs []byte, nn int) error {
 		if typed && c.pv.idx == nil {
-			if err := c.readTyped(vec, kind, done, defs, nn); err != nil {
-				return err
-			}
-		} else {
-			if cap(c.buf) < nn {
-				c.buf = make([]any, nn)
-			}
-			vals := c.buf[:nn]
-			if err := c.pv.read(c.vi, vals, c.conv, &c.dict); err != nil {
-				return err
-			}
-			v := 0
-			for j := range m {
-				if defs != nil && defs[j] != c.maxDef {
-					vec.SetNull(done + j)
-					continue
-				}
-				if err := vec.Set(done+j, vals[v]); err != nil {
-					return fmt.Errorf("column %s: %w", c.conv.name, err)
-				}
-				v++
-			}
-			clear(vals)
+			return c.readTyped(vec, kind, done, defs, nn)
 		}
-		c.vi += nn
-		c.row += m
-		done += m
-	}
-	return nil
+		if cap(c.buf) < nn {
+			c.buf = make([]any, nn)
+		}
+		vals := c.buf[:nn]
+		if err := c.pv.read(c.vi, vals, c.conv, &c.dict); err != nil {
+			return err
+		}
+		v := 0
+		for j := range m {
+			if defs != nil && defs[j] != c.maxDef {
+				vec.SetNull(done + j)
+				continue
+			}
+			if err := vec.Set(done+j, vals[v]); err != nil {
+				return fmt.Errorf("column %s: %w", c.conv.name, err)
+			}
+			v++
+		}
+		clear(vals)
+		return nil
+	})
 }
 
 // typedKind is the vector kind the converter produces without a change of

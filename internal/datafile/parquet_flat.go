@@ -156,9 +156,11 @@ func (c *flatCursor) nextPage() error {
 	return nil
 }
 
-// fill sets column c.out of every row in rows.
-func (c *flatCursor) fill(rows [][]any) error {
-	k := len(rows)
+// runs walks the next k rows of the column page run by page run: for each
+// run of m rows within one page it calls fn with the run's offset in the k
+// rows, its definition levels (nil when the column has no NULLs) and the
+// number nn of values it holds, then advances past them.
+func (c *flatCursor) runs(k int, fn func(done, m int, defs []byte, nn int) error) error {
 	for done := 0; done < k; {
 		if c.row >= c.rows {
 			if err := c.nextPage(); err != nil {
@@ -178,6 +180,19 @@ func (c *flatCursor) fill(rows [][]any) error {
 				}
 			}
 		}
+		if err := fn(done, m, defs, nn); err != nil {
+			return err
+		}
+		c.vi += nn
+		c.row += m
+		done += m
+	}
+	return nil
+}
+
+// fill sets column c.out of every row in rows.
+func (c *flatCursor) fill(rows [][]any) error {
+	return c.runs(len(rows), func(done, m int, defs []byte, nn int) error {
 		if cap(c.buf) < nn {
 			c.buf = make([]any, nn)
 		}
@@ -203,9 +218,6 @@ func (c *flatCursor) fill(rows [][]any) error {
 			}
 		}
 		clear(vals)
-		c.vi += nn
-		c.row += m
-		done += m
-	}
-	return nil
+		return nil
+	})
 }

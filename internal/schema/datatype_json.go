@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/lakesql/lakesql/internal/jackson"
 )
 
 // This file holds the JSON codec of DataType and DataField, mirroring Java's
@@ -26,34 +28,34 @@ func (t DataType) IsNested() bool {
 
 func (w *jacksonWriter) dataType(t DataType) {
 	if !t.IsNested() {
-		w.str(t.String())
+		w.String(t.String())
 		return
 	}
 	name := t.Root.String()
 	if !t.Nullable {
 		name += " NOT NULL"
 	}
-	w.beginObject()
-	w.field("type")
-	w.str(name)
+	w.BeginObject()
+	w.Field("type")
+	w.String(name)
 	switch t.Root {
 	case TypeArray, TypeMultiset:
-		w.field("element")
+		w.Field("element")
 		w.dataType(derefType(t.Elem))
 	case TypeMap:
-		w.field("key")
+		w.Field("key")
 		w.dataType(derefType(t.Key))
-		w.field("value")
+		w.Field("value")
 		w.dataType(derefType(t.Value))
 	case TypeRow:
-		w.field("fields")
-		w.beginArray()
+		w.Field("fields")
+		w.BeginArray()
 		for _, f := range t.Fields {
 			w.dataField(f)
 		}
-		w.endArray()
+		w.EndArray()
 	}
-	w.endObject()
+	w.EndObject()
 }
 
 func derefType(t *DataType) DataType {
@@ -64,22 +66,22 @@ func derefType(t *DataType) DataType {
 }
 
 func (w *jacksonWriter) dataField(f DataField) {
-	w.beginObject()
-	w.field("id")
-	w.int(int64(f.ID))
-	w.field("name")
-	w.str(f.Name)
-	w.field("type")
+	w.BeginObject()
+	w.Field("id")
+	w.Int(int64(f.ID))
+	w.Field("name")
+	w.String(f.Name)
+	w.Field("type")
 	w.dataType(f.Type)
 	if f.Description != nil {
-		w.field("description")
-		w.str(*f.Description)
+		w.Field("description")
+		w.String(*f.Description)
 	}
 	if f.DefaultValue != nil {
-		w.field("defaultValue")
-		w.str(*f.DefaultValue)
+		w.Field("defaultValue")
+		w.String(*f.DefaultValue)
 	}
-	w.endObject()
+	w.EndObject()
 }
 
 // MarshalJSON writes the type in Java's flat JSON form (JsonSerdeUtil.toFlatJson):
@@ -88,9 +90,9 @@ func (t DataType) MarshalJSON() ([]byte, error) {
 	if err := t.Validate(); err != nil {
 		return nil, err
 	}
-	w := &jacksonWriter{compact: true}
+	w := &jacksonWriter{jackson.NewCompact()}
 	w.dataType(t)
-	return w.buf, nil
+	return w.Bytes(), nil
 }
 
 // UnmarshalJSON reads a type in Java's JSON form; errors wrap ErrCorrupt.
@@ -108,9 +110,9 @@ func (f DataField) MarshalJSON() ([]byte, error) {
 	if err := f.Type.Validate(); err != nil {
 		return nil, err
 	}
-	w := &jacksonWriter{compact: true}
+	w := &jacksonWriter{jackson.NewCompact()}
 	w.dataField(f)
-	return w.buf, nil
+	return w.Bytes(), nil
 }
 
 // UnmarshalJSON reads a field in Java's JSON form; errors wrap ErrCorrupt.

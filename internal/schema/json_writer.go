@@ -1,198 +1,38 @@
 package schema
 
-import (
-	"strconv"
-	"unicode/utf8"
-)
+import "github.com/lakesql/lakesql/internal/jackson"
 
-// jacksonWriter writes JSON exactly like Jackson's DefaultPrettyPrinter as
-// Paimon uses it (JsonSerdeUtil.toJson): objects break lines with a two-space
-// indent per object level, arrays stay on one line with single spaces
-// ("[ 1, 2 ]", "[ ]"), empty objects are "{ }", fields are "key" : value and
-// there is no trailing newline. Strings are escaped like Jackson: '"', '\\',
-// the short escapes \b \t \n \f \r and \u00XX (upper-case hex) for other
-// control characters; everything else is written as UTF-8.
-type jacksonWriter struct {
-	buf     []byte
-	nesting int
-	// counts[i] is the number of entries written so far into the i-th open
-	// container; arrays[i] tells whether it is an array.
-	counts []int
-	arrays []bool
-	// compact writes the flat form (Jackson without a pretty printer):
-	// no whitespace at all.
-	compact bool
-}
-
-func (w *jacksonWriter) indent() {
-	if w.compact {
-		return
-	}
-	w.buf = append(w.buf, '\n')
-	for i := 0; i < w.nesting; i++ {
-		w.buf = append(w.buf, ' ', ' ')
-	}
-}
-
-// beforeValue writes the separator an array element needs.
-func (w *jacksonWriter) beforeValue() {
-	top := len(w.counts) - 1
-	if top < 0 || !w.arrays[top] {
-		return
-	}
-	switch {
-	case w.counts[top] > 0 && w.compact:
-		w.buf = append(w.buf, ',')
-	case w.counts[top] > 0:
-		w.buf = append(w.buf, ',', ' ')
-	case !w.compact:
-		w.buf = append(w.buf, ' ')
-	}
-	w.counts[top]++
-}
-
-func (w *jacksonWriter) field(name string) {
-	top := len(w.counts) - 1
-	if w.counts[top] > 0 {
-		w.buf = append(w.buf, ',')
-	}
-	w.counts[top]++
-	w.indent()
-	w.quote(name)
-	if w.compact {
-		w.buf = append(w.buf, ':')
-	} else {
-		w.buf = append(w.buf, " : "...)
-	}
-}
-
-func (w *jacksonWriter) beginObject() {
-	w.beforeValue()
-	w.buf = append(w.buf, '{')
-	w.nesting++
-	w.counts = append(w.counts, 0)
-	w.arrays = append(w.arrays, false)
-}
-
-func (w *jacksonWriter) endObject() {
-	n := w.counts[len(w.counts)-1]
-	w.counts = w.counts[:len(w.counts)-1]
-	w.arrays = w.arrays[:len(w.arrays)-1]
-	w.nesting--
-	switch {
-	case n > 0:
-		w.indent()
-	case !w.compact:
-		w.buf = append(w.buf, ' ')
-	}
-	w.buf = append(w.buf, '}')
-}
-
-func (w *jacksonWriter) beginArray() {
-	w.beforeValue()
-	w.buf = append(w.buf, '[')
-	w.counts = append(w.counts, 0)
-	w.arrays = append(w.arrays, true)
-}
-
-func (w *jacksonWriter) endArray() {
-	w.counts = w.counts[:len(w.counts)-1]
-	w.arrays = w.arrays[:len(w.arrays)-1]
-	if !w.compact {
-		w.buf = append(w.buf, ' ')
-	}
-	w.buf = append(w.buf, ']')
-}
-
-func (w *jacksonWriter) str(s string) {
-	w.beforeValue()
-	w.quote(s)
-}
-
-func (w *jacksonWriter) int(v int64) {
-	w.beforeValue()
-	w.buf = strconv.AppendInt(w.buf, v, 10)
-}
-
-// raw writes a scalar token (number text, true, false, null) as is.
-func (w *jacksonWriter) raw(tok string) {
-	w.beforeValue()
-	w.buf = append(w.buf, tok...)
-}
+// jacksonWriter is the one Jackson writer (package jackson) with the
+// encoders of schema files and data types.
+type jacksonWriter struct{ *jackson.Writer }
 
 // node writes a parsed JSON value (used for unknown fields kept on rewrite).
 func (w *jacksonWriter) node(n *jsonNode) {
 	switch n.kind {
 	case jsonNull:
-		w.raw("null")
+		w.Raw("null")
 	case jsonBool:
 		if n.b {
-			w.raw("true")
+			w.Raw("true")
 		} else {
-			w.raw("false")
+			w.Raw("false")
 		}
 	case jsonNumber:
-		w.raw(n.str)
+		w.Raw(n.str)
 	case jsonString:
-		w.str(n.str)
+		w.String(n.str)
 	case jsonArray:
-		w.beginArray()
+		w.BeginArray()
 		for _, e := range n.arr {
 			w.node(e)
 		}
-		w.endArray()
+		w.EndArray()
 	case jsonObject:
-		w.beginObject()
+		w.BeginObject()
 		for i, k := range n.keys {
-			w.field(k)
+			w.Field(k)
 			w.node(n.vals[i])
 		}
-		w.endObject()
+		w.EndObject()
 	}
-}
-
-const upperHex = "0123456789ABCDEF"
-
-func (w *jacksonWriter) quote(s string) {
-	w.buf = appendJacksonString(w.buf, s)
-}
-
-// appendJacksonString appends s as a JSON string literal escaped like Jackson.
-func appendJacksonString(buf []byte, s string) []byte {
-	buf = append(buf, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				buf = append(buf, "\uFFFD"...) // invalid UTF-8: replace, like a Java String would
-			} else {
-				buf = append(buf, s[i:i+size]...)
-			}
-			i += size
-			continue
-		}
-		switch c {
-		case '"', '\\':
-			buf = append(buf, '\\', c)
-		case '\b':
-			buf = append(buf, '\\', 'b')
-		case '\t':
-			buf = append(buf, '\\', 't')
-		case '\n':
-			buf = append(buf, '\\', 'n')
-		case '\f':
-			buf = append(buf, '\\', 'f')
-		case '\r':
-			buf = append(buf, '\\', 'r')
-		default:
-			if c < 0x20 {
-				buf = append(buf, '\\', 'u', '0', '0', upperHex[c>>4], upperHex[c&0xF])
-			} else {
-				buf = append(buf, c)
-			}
-		}
-		i++
-	}
-	return append(buf, '"')
 }

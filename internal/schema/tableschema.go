@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/lakesql/lakesql/internal/jackson"
 )
 
 // SchemaID is the id of a schema version: the N of schema/schema-N, 0-based.
@@ -221,56 +223,56 @@ func EncodeTableSchema(s *TableSchema) ([]byte, error) {
 			return nil, fmt.Errorf("%w: field %s: %w", ErrInvalidSchema, f.Name, err)
 		}
 	}
-	w := &jacksonWriter{buf: make([]byte, 0, 1024)}
-	w.beginObject()
+	w := &jacksonWriter{jackson.New()}
+	w.BeginObject()
 	s.writeExtra(w, "")
 	emit := func(key string, fn func()) {
-		w.field(key)
+		w.Field(key)
 		fn()
 		s.writeExtra(w, key)
 	}
-	emit("version", func() { w.int(int64(s.Version)) })
-	emit("id", func() { w.int(int64(s.ID)) })
+	emit("version", func() { w.Int(int64(s.Version)) })
+	emit("id", func() { w.Int(int64(s.ID)) })
 	emit("fields", func() {
-		w.beginArray()
+		w.BeginArray()
 		for _, f := range s.Fields {
 			w.dataField(f)
 		}
-		w.endArray()
+		w.EndArray()
 	})
-	emit("highestFieldId", func() { w.int(int64(s.HighestFieldID)) })
+	emit("highestFieldId", func() { w.Int(int64(s.HighestFieldID)) })
 	emit("partitionKeys", func() { w.strings(s.PartitionKeys) })
 	emit("primaryKeys", func() { w.strings(s.PrimaryKeys) })
 	emit("options", func() {
-		w.beginObject()
+		w.BeginObject()
 		for _, k := range s.optionKeysInOrder() {
-			w.field(k)
-			w.str(s.Options[k])
+			w.Field(k)
+			w.String(s.Options[k])
 		}
-		w.endObject()
+		w.EndObject()
 	})
 	if s.Comment != nil {
-		emit("comment", func() { w.str(*s.Comment) })
+		emit("comment", func() { w.String(*s.Comment) })
 	} else {
 		s.writeExtra(w, "comment")
 	}
-	emit("timeMillis", func() { w.int(s.TimeMillis) })
-	w.endObject()
-	return w.buf, nil
+	emit("timeMillis", func() { w.Int(s.TimeMillis) })
+	w.EndObject()
+	return w.Bytes(), nil
 }
 
 func (w *jacksonWriter) strings(ss []string) {
-	w.beginArray()
+	w.BeginArray()
 	for _, s := range ss {
-		w.str(s)
+		w.String(s)
 	}
-	w.endArray()
+	w.EndArray()
 }
 
 func (s *TableSchema) writeExtra(w *jacksonWriter, after string) {
 	for _, e := range s.extra {
 		if e.after == after {
-			w.field(e.key)
+			w.Field(e.key)
 			w.node(e.val)
 		}
 	}

@@ -32,11 +32,7 @@ type BatchReader struct {
 // OpenBatches opens f for a columnar read; vec and groups are as for
 // OpenRows.
 func (r *Reader) OpenBatches(ctx context.Context, f *File, vec dv.DeletionVector, groups GroupFilter) (*BatchReader, error) {
-	l, err := r.layout(ctx, f, false)
-	if err != nil {
-		return nil, err
-	}
-	fr, err := r.open(ctx, f, l.Cols)
+	fr, l, err := r.openSelected(ctx, f, groups)
 	if err != nil {
 		return nil, err
 	}
@@ -44,14 +40,6 @@ func (r *Reader) OpenBatches(ctx context.Context, f *File, vec dv.DeletionVector
 	if !ok {
 		fr.Close()
 		return nil, fmt.Errorf("sortedrun: %s: %w: no columnar reader for this format", f.Name, datafile.ErrUnsupported)
-	}
-	if groups != nil {
-		if keep := groups(fr.RowGroups(), l); keep != nil {
-			if err := fr.SelectRowGroups(keep); err != nil {
-				fr.Close()
-				return nil, fmt.Errorf("sortedrun: %s: %w", f.Name, err)
-			}
-		}
 	}
 	types := make([]schema.DataType, len(r.fields))
 	for i := range r.fields {

@@ -261,23 +261,33 @@ type RowReader struct {
 // marks. groups, when not nil, selects the row groups to read; the file is
 // opened once either way.
 func (r *Reader) OpenRows(ctx context.Context, f *File, vec dv.DeletionVector, groups GroupFilter) (*RowReader, error) {
-	l, err := r.layout(ctx, f, false)
+	fr, l, err := r.openSelected(ctx, f, groups)
 	if err != nil {
 		return nil, err
 	}
+	return &RowReader{r: r, fr: fr, layout: l, dv: vec, rows: make([][]any, BatchSize), full: make([]any, len(r.fields))}, nil
+}
+
+// openSelected opens f once for a row or batch read and selects the row
+// groups groups keeps.
+func (r *Reader) openSelected(ctx context.Context, f *File, groups GroupFilter) (datafile.FileReader, *Layout, error) {
+	l, err := r.layout(ctx, f, false)
+	if err != nil {
+		return nil, nil, err
+	}
 	fr, err := r.open(ctx, f, l.Cols)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if groups != nil {
 		if keep := groups(fr.RowGroups(), l); keep != nil {
 			if err := fr.SelectRowGroups(keep); err != nil {
 				fr.Close()
-				return nil, fmt.Errorf("sortedrun: %s: %w", f.Name, err)
+				return nil, nil, fmt.Errorf("sortedrun: %s: %w", f.Name, err)
 			}
 		}
 	}
-	return &RowReader{r: r, fr: fr, layout: l, dv: vec, rows: make([][]any, BatchSize), full: make([]any, len(r.fields))}, nil
+	return fr, l, nil
 }
 
 // Next returns the next row not deleted, or io.EOF. The row is one value per
