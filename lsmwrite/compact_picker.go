@@ -32,6 +32,12 @@ type CompactionOptions struct {
 	// IncrementalSizeThreshold is compaction.incremental-size-threshold; 0
 	// is unset.
 	IncrementalSizeThreshold int64
+	// LookupCompactMaxInterval is lookup-compact.max-interval for tables
+	// that need lookup with lookup-compact=gentle (default twice the
+	// compaction trigger): the level-0 force pick happens only on every
+	// LookupCompactMaxInterval-th pick that universal compaction declines.
+	// 0 (radical, the default mode) force-picks every time.
+	LookupCompactMaxInterval int
 }
 
 // CompactionOptionsFrom reads the picker's options from a table's options,
@@ -61,6 +67,17 @@ func CompactionOptionsFrom(o schema.Options) (CompactionOptions, error) {
 		return c, err
 	}
 	c.ForceUpLevel0 = force || lookup
+	if lookup {
+		gentle, err := o.LookupCompactGentle()
+		if err != nil {
+			return c, err
+		}
+		if gentle {
+			if c.LookupCompactMaxInterval, err = o.LookupCompactMaxInterval(); err != nil {
+				return c, err
+			}
+		}
+	}
 	if c.OptimizationInterval, _, err = o.CompactionOptimizationInterval(); err != nil {
 		return c, err
 	}
@@ -77,12 +94,18 @@ func (c CompactionOptions) earlyFull() bool {
 	return c.OptimizationInterval > 0 || c.TotalSizeThreshold > 0 || c.IncrementalSizeThreshold > 0
 }
 
-// FullCompactionClock is the per-bucket state Java's EarlyFullCompaction
-// keeps: when the bucket was last fully compacted (zero: never, since the
-// writer started) and the current time. The caller keeps Last and sets it to
-// Now whenever it runs a unit whose Full is true.
-type FullCompactionClock struct {
-	Last, Now time.Time
+// PickState is the per-bucket state Java's strategies keep between picks;
+// the caller keeps one per bucket (zero value: a fresh writer) and sets Now
+// before each pick. PickCompaction updates it as Java does.
+type PickState struct {
+	// Now is the current time, for compaction.optimization-interval.
+	Now time.Time
+	// LastFullCompaction is when a pick last chose a full compaction (Java
+	// EarlyFullCompaction.lastFullCompaction); zero is never.
+	LastFullCompaction time.Time
+	// LookupCompactCount counts the declined picks of the gentle
+	// lookup-compact mode (Java ForceUpLevel0Compaction.compactTriggerCount).
+	LookupCompactCount int
 }
 
 // CompactUnit is what one compaction rewrites (Java: CompactUnit): the
@@ -91,7 +114,7 @@ type CompactUnit struct {
 	OutputLevel int
 	Runs        []LevelSortedRun
 	// Full is true when the unit takes every sorted run of the bucket to
-	// the max level (Java calls updateLastFullCompaction then).
+	// the max level (PickCompaction then records PickState.LastFullCompaction).
 	Full bool
 	// FileRewrite is true for a full compaction of a bucket already in one
 	// run on the max level: each file of Runs is rewritten on its own (to
@@ -115,11 +138,26 @@ func (u CompactUnit) Files() []manifest.DataFileMeta {
 // ratio, then the run count; with ForceUpLevel0 it finally takes all
 // level-0 runs. ok is false when nothing needs compacting. Like Java's
 // MergeTreeCompactManager it drops a unit that is empty or is one file
-// already on its output level.
-func PickCompaction(runs []LevelSortedRun, numLevels int, opts CompactionOptions, clock FullCompactionClock) (unit CompactUnit, ok bool) {
-	unit, ok = pickUniversal(runs, numLevels, opts, clock)
+// already on its output level. st may be nil (no state kept: every pick is
+// the first).
+func PickCompaction(runs []LevelSortedRun, numLevels int, opts CompactionOptions, st *PickState) (unit CompactUnit, ok bool) {
+	if st == nil {
+		st = &PickState{}
+	}
+	unit, ok = pickUniversal(runs, numLevels, opts, *st)
 	if !ok && opts.ForceUpLevel0 {
-		unit, ok = forcePickL0(runs, numLevels, opts)
+		if opts.LookupCompactMaxInterval <= 0 {
+			unit, ok = forcePickL0(runs, numLevels, opts)
+		} else {
+			st.LookupCompactCount++
+			if st.LookupCompactCount == opts.LookupCompactMaxInterval {
+				st.LookupCompactCount = 0
+				unit, ok = forcePickL0(runs, numLevels, opts)
+			}
+		}
+	}
+	if ok && unit.Full && opts.earlyFull() {
+		st.LastFullCompaction = st.Now
 	}
 	if !ok {
 		return CompactUnit{}, false
@@ -183,10 +221,10 @@ func DropDelete(unit CompactUnit, nonEmptyHighestLevel int, deletionVectors bool
 }
 
 // pickUniversal is UniversalCompaction.pick.
-func pickUniversal(runs []LevelSortedRun, numLevels int, opts CompactionOptions, clock FullCompactionClock) (CompactUnit, bool) {
+func pickUniversal(runs []LevelSortedRun, numLevels int, opts CompactionOptions, st PickState) (CompactUnit, bool) {
 	maxLevel := numLevels - 1
 	if opts.earlyFull() {
-		if u, ok := tryEarlyFull(runs, maxLevel, opts, clock); ok {
+		if u, ok := tryEarlyFull(runs, maxLevel, opts, st); ok {
 			return u, true
 		}
 	}
@@ -209,13 +247,13 @@ func pickUniversal(runs []LevelSortedRun, numLevels int, opts CompactionOptions,
 }
 
 // tryEarlyFull is EarlyFullCompaction.tryFullCompact.
-func tryEarlyFull(runs []LevelSortedRun, maxLevel int, opts CompactionOptions, clock FullCompactionClock) (CompactUnit, bool) {
+func tryEarlyFull(runs []LevelSortedRun, maxLevel int, opts CompactionOptions, st PickState) (CompactUnit, bool) {
 	if len(runs) == 1 {
 		return CompactUnit{}, false
 	}
 	full := CompactUnit{OutputLevel: maxLevel, Runs: runs, Full: true}
 	if opts.OptimizationInterval > 0 &&
-		(clock.Last.IsZero() || clock.Now.Sub(clock.Last) > opts.OptimizationInterval) {
+		(st.LastFullCompaction.IsZero() || st.Now.Sub(st.LastFullCompaction) > opts.OptimizationInterval) {
 		return full, true
 	}
 	if opts.TotalSizeThreshold > 0 && totalSize(runs) < opts.TotalSizeThreshold {

@@ -47,7 +47,7 @@ func TestCompactionPickerInvariants(t *testing.T) {
 			ForceUpLevel0:                 rng.IntN(2) == 0,
 		}
 		runs := levels.LevelSortedRuns()
-		unit, ok := PickCompaction(runs, levels.NumberOfLevels(), opts, FullCompactionClock{})
+		unit, ok := PickCompaction(runs, levels.NumberOfLevels(), opts, nil)
 		if !ok {
 			continue
 		}

@@ -23,7 +23,8 @@ import (
 //
 // Arguments are table options with Paimon's keys (num-levels too), plus
 // "last" and "now" (durations since an arbitrary epoch, "last=never" by
-// default) for the early-full-compaction clock. Commands:
+// default) for the early-full-compaction clock, and "repeat=N" to pick N
+// times over the same runs with one PickState. Commands:
 //
 //	runs   prints the sorted runs, newest first
 //	pick   PickCompaction
@@ -33,9 +34,11 @@ import (
 func TestCompactionPicker(t *testing.T) {
 	datadriven.RunTest(t, "testdata/compaction_picker", func(t *testing.T, d *datadriven.TestData) string {
 		opts := schema.Options{}
+		var err error
 		var last, now time.Duration
 		lastSet := false
 		var rewrite string
+		repeat := 1
 		for _, a := range d.CmdArgs {
 			val := strings.Join(a.Vals, ",")
 			switch a.Key {
@@ -47,6 +50,10 @@ func TestCompactionPicker(t *testing.T) {
 				now = mustDuration(t, d, val)
 			case "rewrite":
 				rewrite = val
+			case "repeat":
+				if repeat, err = strconv.Atoi(val); err != nil || repeat < 1 {
+					d.Fatalf(t, "bad repeat %q", val)
+				}
 			default:
 				opts[a.Key] = val
 			}
@@ -69,16 +76,26 @@ func TestCompactionPicker(t *testing.T) {
 		}
 		runs := levels.LevelSortedRuns()
 		epoch := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-		clock := FullCompactionClock{Now: epoch.Add(now)}
+		st := PickState{Now: epoch.Add(now)}
 		if lastSet {
-			clock.Last = epoch.Add(last)
+			st.LastFullCompaction = epoch.Add(last)
 		}
 		switch d.Cmd {
 		case "runs":
 			return fmt.Sprintf("levels: %d\nhighest: %d\n%s\n", levels.NumberOfLevels(), levels.NonEmptyHighestLevel(), formatRuns(runs))
 		case "pick":
-			unit, ok := PickCompaction(runs, levels.NumberOfLevels(), copts, clock)
-			return formatUnit(unit, ok, levels)
+			if repeat == 1 {
+				unit, ok := PickCompaction(runs, levels.NumberOfLevels(), copts, &st)
+				return formatUnit(unit, ok, levels)
+			}
+			// The same runs picked repeatedly with one PickState.
+			var b strings.Builder
+			for i := 1; i <= repeat; i++ {
+				unit, ok := PickCompaction(runs, levels.NumberOfLevels(), copts, &st)
+				fmt.Fprintf(&b, "#%d: %s", i, strings.ReplaceAll(strings.TrimSuffix(formatUnit(unit, ok, levels), "\n"), "\n", "; "))
+				b.WriteString("\n")
+			}
+			return b.String()
 		case "full":
 			var sel func(*manifest.DataFileMeta) bool
 			if rewrite != "" {

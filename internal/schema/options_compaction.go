@@ -9,7 +9,30 @@ const (
 	OptCompactionTotalSizeThreshold       = "compaction.total-size-threshold"
 	OptCompactionIncrementalSizeThreshold = "compaction.incremental-size-threshold"
 	OptForceLookup                        = "force-lookup"
+	OptLookupCompact                      = "lookup-compact"
+	OptLookupCompactMaxInterval           = "lookup-compact.max-interval"
 )
+
+// LookupCompactGentle is true for "lookup-compact" = gentle (default
+// radical).
+func (o Options) LookupCompactGentle() (bool, error) {
+	m, err := enumOption(o, OptLookupCompact, "radical", "radical", "gentle")
+	return m == "gentle", err
+}
+
+// LookupCompactMaxInterval is "lookup-compact.max-interval", default twice
+// num-sorted-run.compaction-trigger.
+func (o Options) LookupCompactMaxInterval() (int, error) {
+	n, ok, err := o.optInt(OptLookupCompactMaxInterval)
+	if err != nil || ok {
+		return n, err
+	}
+	trigger, err := o.NumSortedRunCompactionTrigger()
+	if err != nil {
+		return 0, err
+	}
+	return addSafely(trigger, trigger), nil
+}
 
 // CompactionForceUpLevel0 is "compaction.force-up-level-0" (default false):
 // when the universal picker picks nothing, compact all level-0 files anyway.
