@@ -38,6 +38,14 @@ type CompactionOptions struct {
 	// LookupCompactMaxInterval-th pick that universal compaction declines.
 	// 0 (radical, the default mode) force-picks every time.
 	LookupCompactMaxInterval int
+	// OffPeak is set by compaction.offpeak.start.hour/end.hour: from
+	// OffPeakStartHour (inclusive) to OffPeakEndHour (exclusive, wrapping
+	// past midnight when smaller) of PickState.Now in UTC, the size ratio
+	// grows by OffPeakRatio (compaction.offpeak-ratio) percent. Java reads
+	// the JVM's local hour, which lakesql takes to be UTC.
+	OffPeak                          bool
+	OffPeakStartHour, OffPeakEndHour int
+	OffPeakRatio                     int
 }
 
 // CompactionOptionsFrom reads the picker's options from a table's options,
@@ -78,6 +86,9 @@ func CompactionOptionsFrom(o schema.Options) (CompactionOptions, error) {
 			}
 		}
 	}
+	if c.OffPeakStartHour, c.OffPeakEndHour, c.OffPeakRatio, c.OffPeak, err = o.CompactionOffPeak(); err != nil {
+		return c, err
+	}
 	if c.OptimizationInterval, _, err = o.CompactionOptimizationInterval(); err != nil {
 		return c, err
 	}
@@ -90,6 +101,24 @@ func CompactionOptionsFrom(o schema.Options) (CompactionOptions, error) {
 	return c, nil
 }
 
+// offPeakRatio is OffPeakHours.currentRatio.
+func (c CompactionOptions) offPeakRatio(now time.Time) int {
+	if !c.OffPeak {
+		return 0
+	}
+	h := now.UTC().Hour()
+	var off bool
+	if c.OffPeakStartHour <= c.OffPeakEndHour {
+		off = c.OffPeakStartHour <= h && h < c.OffPeakEndHour
+	} else {
+		off = h < c.OffPeakEndHour || c.OffPeakStartHour <= h
+	}
+	if off {
+		return c.OffPeakRatio
+	}
+	return 0
+}
+
 func (c CompactionOptions) earlyFull() bool {
 	return c.OptimizationInterval > 0 || c.TotalSizeThreshold > 0 || c.IncrementalSizeThreshold > 0
 }
@@ -98,7 +127,8 @@ func (c CompactionOptions) earlyFull() bool {
 // the caller keeps one per bucket (zero value: a fresh writer) and sets Now
 // before each pick. PickCompaction updates it as Java does.
 type PickState struct {
-	// Now is the current time, for compaction.optimization-interval.
+	// Now is the current time, for compaction.optimization-interval and
+	// the off-peak hours.
 	Now time.Time
 	// LastFullCompaction is when a pick last chose a full compaction (Java
 	// EarlyFullCompaction.lastFullCompaction); zero is never.
@@ -147,12 +177,12 @@ func PickCompaction(runs []LevelSortedRun, numLevels int, opts CompactionOptions
 	unit, ok = pickUniversal(runs, numLevels, opts, *st)
 	if !ok && opts.ForceUpLevel0 {
 		if opts.LookupCompactMaxInterval <= 0 {
-			unit, ok = forcePickL0(runs, numLevels, opts)
+			unit, ok = forcePickL0(runs, numLevels, opts, st.Now)
 		} else {
 			st.LookupCompactCount++
 			if st.LookupCompactCount == opts.LookupCompactMaxInterval {
 				st.LookupCompactCount = 0
-				unit, ok = forcePickL0(runs, numLevels, opts)
+				unit, ok = forcePickL0(runs, numLevels, opts, st.Now)
 			}
 		}
 	}
@@ -235,13 +265,13 @@ func pickUniversal(runs []LevelSortedRun, numLevels int, opts CompactionOptions,
 		return u, true
 	}
 	if len(runs) >= opts.NumSortedRunCompactionTrigger {
-		if u, ok := pickForSizeRatio(runs, maxLevel, 1, false, opts); ok {
+		if u, ok := pickForSizeRatio(runs, maxLevel, 1, false, opts, st.Now); ok {
 			return u, true
 		}
 	}
 	if len(runs) > opts.NumSortedRunCompactionTrigger {
 		// Too many runs: take at least the newest runs beyond the trigger.
-		return pickForSizeRatio(runs, maxLevel, len(runs)-opts.NumSortedRunCompactionTrigger+1, false, opts)
+		return pickForSizeRatio(runs, maxLevel, len(runs)-opts.NumSortedRunCompactionTrigger+1, false, opts, st.Now)
 	}
 	return CompactUnit{}, false
 }
@@ -289,15 +319,16 @@ func pickForSizeAmp(runs []LevelSortedRun, maxLevel int, opts CompactionOptions)
 
 // pickForSizeRatio starts with the candidateCount newest runs and adds the
 // next run while it is no bigger than the candidates' total grown by
-// size-ratio percent (runs on level 0 and 1 are always added once the pick
+// size-ratio percent, plus the off-peak ratio (runs on level 0 and 1 are always added once the pick
 // is triggered). It triggers with more than one candidate or when forced.
-func pickForSizeRatio(runs []LevelSortedRun, maxLevel, candidateCount int, force bool, opts CompactionOptions) (CompactUnit, bool) {
+func pickForSizeRatio(runs []LevelSortedRun, maxLevel, candidateCount int, force bool, opts CompactionOptions, now time.Time) (CompactUnit, bool) {
+	ratio := float64(opts.SizeRatio + opts.offPeakRatio(now))
 	candidate := totalSize(runs[:candidateCount])
 	triggered := force || candidateCount > 1
 	for i := candidateCount; i < len(runs); i++ {
 		next := runs[i]
 		size := next.Run.TotalSize()
-		if float64(candidate)*(100.0+float64(opts.SizeRatio))/100.0 < float64(size) {
+		if float64(candidate)*(100.0+ratio)/100.0 < float64(size) {
 			if !triggered || next.Level > 1 {
 				break
 			}
@@ -341,7 +372,7 @@ func createUnit(runs []LevelSortedRun, maxLevel, runCount int) CompactUnit {
 
 // forcePickL0 is ForceUpLevel0Compaction's fallback: all level-0 runs,
 // extended by the size-ratio rule.
-func forcePickL0(runs []LevelSortedRun, numLevels int, opts CompactionOptions) (CompactUnit, bool) {
+func forcePickL0(runs []LevelSortedRun, numLevels int, opts CompactionOptions, now time.Time) (CompactUnit, bool) {
 	n := 0
 	for n < len(runs) && runs[n].Level == 0 {
 		n++
@@ -349,7 +380,7 @@ func forcePickL0(runs []LevelSortedRun, numLevels int, opts CompactionOptions) (
 	if n == 0 {
 		return CompactUnit{}, false
 	}
-	return pickForSizeRatio(runs, numLevels-1, n, true, opts)
+	return pickForSizeRatio(runs, numLevels-1, n, true, opts, now)
 }
 
 func totalSize(runs []LevelSortedRun) int64 {

@@ -11,7 +11,31 @@ const (
 	OptForceLookup                        = "force-lookup"
 	OptLookupCompact                      = "lookup-compact"
 	OptLookupCompactMaxInterval           = "lookup-compact.max-interval"
+	OptCompactionOffPeakStartHour         = "compaction.offpeak.start.hour"
+	OptCompactionOffPeakEndHour           = "compaction.offpeak.end.hour"
+	OptCompactionOffPeakRatio             = "compaction.offpeak-ratio"
 )
+
+// CompactionOffPeak reads "compaction.offpeak.start.hour" (inclusive),
+// "compaction.offpeak.end.hour" (exclusive), both default -1, and
+// "compaction.offpeak-ratio" (default 0): during off-peak hours the
+// compaction size ratio grows by ratio percent. ok is false when off-peak
+// is disabled (both hours -1, or equal), as Java's OffPeakHours.create.
+func (o Options) CompactionOffPeak() (start, end, ratio int, ok bool, err error) {
+	if start, err = o.int(OptCompactionOffPeakStartHour, -1); err != nil {
+		return 0, 0, 0, false, err
+	}
+	if end, err = o.int(OptCompactionOffPeakEndHour, -1); err != nil {
+		return 0, 0, 0, false, err
+	}
+	if ratio, err = o.int(OptCompactionOffPeakRatio, 0); err != nil {
+		return 0, 0, 0, false, err
+	}
+	if start == end {
+		return start, end, ratio, false, nil
+	}
+	return start, end, ratio, true, nil
+}
 
 // LookupCompactGentle is true for "lookup-compact" = gentle (default
 // radical).

@@ -50,6 +50,23 @@ func TestCompactionPickerOptions(t *testing.T) {
 		}
 	}
 
+	if n, err := (schema.Options{}).LookupCompactMaxInterval(); err != nil || n != 10 {
+		t.Errorf("lookup-compact.max-interval default = %d, %v; want 10", n, err)
+	}
+	if n, err := (schema.Options{schema.OptNumSortedRunCompactionTrigger: "3"}).LookupCompactMaxInterval(); err != nil || n != 6 {
+		t.Errorf("lookup-compact.max-interval with trigger 3 = %d, %v; want 6", n, err)
+	}
+	if g, err := (schema.Options{schema.OptLookupCompact: "GENTLE"}).LookupCompactGentle(); err != nil || !g {
+		t.Errorf("lookup-compact=GENTLE: %v, %v", g, err)
+	}
+	if _, _, _, ok, err := (schema.Options{}).CompactionOffPeak(); err != nil || ok {
+		t.Errorf("off-peak default: ok=%v err=%v; want disabled", ok, err)
+	}
+	if s, e, r, ok, err := (schema.Options{schema.OptCompactionOffPeakStartHour: "22",
+		schema.OptCompactionOffPeakEndHour: "2", schema.OptCompactionOffPeakRatio: "5"}).CompactionOffPeak(); err != nil || !ok || s != 22 || e != 2 || r != 5 {
+		t.Errorf("off-peak = %d %d %d %v %v", s, e, r, ok, err)
+	}
+
 	for _, o := range []schema.Options{
 		{schema.OptChangelogProducer: "lookup"},
 		{schema.OptMergeEngine: "first-row"},
