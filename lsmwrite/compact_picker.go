@@ -168,8 +168,9 @@ func (u CompactUnit) Files() []manifest.DataFileMeta {
 // ratio, then the run count; with ForceUpLevel0 it finally takes all
 // level-0 runs. ok is false when nothing needs compacting. Like Java's
 // MergeTreeCompactManager it drops a unit that is empty or is one file
-// already on its output level. st may be nil (no state kept: every pick is
-// the first).
+// already on its output level. The unit's Runs share runs' backing array.
+// st may be nil: no state is kept, every pick is a writer's first, and the
+// time is the zero time (hour 0 for off-peak).
 func PickCompaction(runs []LevelSortedRun, numLevels int, opts CompactionOptions, st *PickState) (unit CompactUnit, ok bool) {
 	if st == nil {
 		st = &PickState{}
