@@ -41,6 +41,13 @@
 // postpone buckets), non-Parquet formats, cross-partition upsert, thin mode,
 // external data paths.
 //
+// Compaction picking (compact_picker.go, levels.go) is pure: Levels groups a
+// bucket's files into sorted runs (each level-0 file one run, newest first;
+// one run per level >= 1) and PickCompaction applies Java's universal
+// compaction (early full compaction, size amplification, size ratio, run
+// count, force-up-level-0) to them; PickFullCompaction takes every run to the
+// max level. Rewriting and committing the picked units is not here yet.
+//
 // Concurrency: a TableWrite is not safe for concurrent use. Several
 // TableWrites (in several processes) may write and commit to one table; the
 // committer re-plans lost races. Invariants: every file a TableWrite creates
