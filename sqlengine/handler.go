@@ -146,6 +146,11 @@ func mysqlError(err error) error {
 	case strings.Contains(se.Message, "could not be found in any table in scope"),
 		strings.HasPrefix(se.Message, "column \"") && strings.Contains(se.Message, "could not be found"):
 		return mysql.NewSQLError(mysql.ERBadFieldError, mysql.SSBadFieldError, "%s", se.Message)
+	case strings.HasPrefix(se.Message, "expected ON DUPLICATE KEY ... VALUES() to reference a column"):
+		// go-mysql-server v0.20.0 binds VALUES(col) only for INSERT … VALUES.
+		return mysql.NewSQLError(mysql.ERNotSupportedYet, "42000", "%s",
+			"lakesql: VALUES(col) in ON DUPLICATE KEY UPDATE of INSERT … SELECT is not supported (go-mysql-server v0.20.0); "+
+				"use the row alias form: INSERT INTO t SELECT * FROM (SELECT …) AS new ON DUPLICATE KEY UPDATE c = new.c")
 	}
 	return err
 }

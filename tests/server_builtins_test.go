@@ -82,3 +82,22 @@ func TestServerBuiltins(t *testing.T) {
 		"INSERT INTO b VALUES (400, 'big', 1.00, 1, 9223372036854775807)")
 	s.fails(t, "SELECT id, bi + 1 FROM b WHERE id >= 10 ORDER BY id", 1690)
 }
+
+// Regression: INSERT … SELECT … ON DUPLICATE KEY UPDATE c = VALUES(c), which
+// go-mysql-server v0.20.0 cannot bind, is refused with 1235 naming the row
+// alias form that works (and which this test runs), nothing written.
+func TestServerInsertSelectODKUValues(t *testing.T) {
+	s := startDDLServer(t)
+	s.exec(t,
+		"CREATE TABLE s (id INT PRIMARY KEY, c INT)", "INSERT INTO s VALUES (1, 1)",
+		"CREATE TABLE src (id INT PRIMARY KEY, c INT)", "INSERT INTO src VALUES (1, 5), (2, 6)",
+	)
+	s.fails(t, "INSERT INTO s SELECT id, c FROM src ON DUPLICATE KEY UPDATE c = VALUES(c)", 1235, "row alias form")
+	if got := queryStrings(t, s.conn, "SELECT id, c FROM s ORDER BY id"); fmt.Sprint(got) != "[[1 1]]" {
+		t.Fatalf("after the refused statement: %v", got)
+	}
+	s.exec(t, "INSERT INTO s SELECT * FROM (SELECT id, c FROM src) AS new ON DUPLICATE KEY UPDATE c = new.c")
+	if got := queryStrings(t, s.conn, "SELECT id, c FROM s ORDER BY id"); fmt.Sprint(got) != "[[1 5] [2 6]]" {
+		t.Fatalf("row alias form: %v", got)
+	}
+}
