@@ -73,8 +73,11 @@ func runFlink(t *testing.T, args ...string) []javaRead {
 // changes as -U/+U, -D and +I rows.
 //
 // It is opt-in (LAKESQL_INTEROP_FLINK=1, with the jar built from
-// tests/interop/flink/flink-pom.xml), and .ci/run does not run it yet: it
-// has not yet run through once (its setup step ran; see the report).
+// tests/interop/flink/flink-pom.xml), and .ci/run does not run it yet. Its
+// one run (207 s) passed every step except the last: lakesql's UPDATE of a
+// changelog-producer=input table writes +U without the -U of the old row,
+// so Flink's stream lacks "-U|3|10|shipped|…" (a known incompatibility,
+// left for the write path).
 func TestInteropFlinkSQL(t *testing.T) {
 	if os.Getenv("LAKESQL_INTEROP_FLINK") != "1" {
 		t.Skip("the Flink SQL check is opt-in: build tests/interop/flink/flink-pom.xml and set LAKESQL_INTEROP_FLINK=1")
