@@ -1,0 +1,175 @@
+package lakesql.interop.flink;
+
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.api.TableResult;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.CloseableIterator;
+
+/**
+ * Flink SQL (1.20 table planner, local mini-cluster) with paimon-flink-1.20
+ * on a Paimon catalog over lakesql's warehouse, driven by
+ * tests/interop_flink_test.go. Prints JSON lines.
+ *
+ * <pre>
+ *   setup --warehouse W          creates shop.orders (the design document's DDL:
+ *                                changelog-producer=lookup, deduplicate) and
+ *                                shop.orders_rw (changelog-producer=input), INSERTs
+ *                                from VALUES, prints a batch SELECT of each
+ *   check --warehouse W --from-snapshot N --changes K
+ *                                batch SELECT of both tables, then a streaming
+ *                                SELECT of orders_rw with scan.mode=from-snapshot
+ *                                from snapshot N, printing its first K changes
+ * </pre>
+ */
+public final class FlinkCheck {
+    static final PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+
+    public static void main(String[] args) throws Exception {
+        String cmd = args[0];
+        String warehouse = flag(args, "--warehouse");
+        if (cmd.equals("setup")) {
+            TableEnvironment t = env(warehouse, false);
+            t.executeSql("CREATE DATABASE IF NOT EXISTS shop");
+            t.executeSql("USE shop");
+            t.executeSql("CREATE TABLE orders (\n"
+                    + "  order_id BIGINT,\n"
+                    + "  user_id BIGINT,\n"
+                    + "  status STRING,\n"
+                    + "  updated_at TIMESTAMP(3),\n"
+                    + "  PRIMARY KEY (order_id) NOT ENFORCED\n"
+                    + ") WITH (\n"
+                    + "  'changelog-producer' = 'lookup',\n"
+                    + "  'merge-engine' = 'deduplicate'\n"
+                    + ")");
+            t.executeSql("CREATE TABLE orders_rw (\n"
+                    + "  order_id BIGINT,\n"
+                    + "  user_id BIGINT,\n"
+                    + "  status STRING,\n"
+                    + "  updated_at TIMESTAMP(3),\n"
+                    + "  PRIMARY KEY (order_id) NOT ENFORCED\n"
+                    + ") WITH (\n"
+                    + "  'changelog-producer' = 'input',\n"
+                    + "  'merge-engine' = 'deduplicate',\n"
+                    + "  'bucket' = '2'\n"
+                    + ")");
+            String values = "VALUES (1, 10, 'new', TIMESTAMP '2026-01-01 10:00:00.123'),"
+                    + " (2, 11, 'paid', TIMESTAMP '2026-01-01 10:05:00'),"
+                    + " (3, 10, 'shipped', TIMESTAMP '2026-01-02 08:00:00.5'),"
+                    + " (4, 12, 'new', TIMESTAMP '2026-01-02 09:30:00'),"
+                    + " (5, 13, 'cancelled', CAST(NULL AS TIMESTAMP(3)))";
+            t.executeSql("INSERT INTO orders " + values).await();
+            t.executeSql("INSERT INTO orders_rw " + values).await();
+            // A second commit that updates a key (the lookup producer's changelog).
+            t.executeSql("INSERT INTO orders VALUES (2, 11, 'shipped', TIMESTAMP '2026-01-03 00:00:00')").await();
+            batch(t, "orders");
+            batch(t, "orders_rw");
+        } else if (cmd.equals("check")) {
+            long from = Long.parseLong(flag(args, "--from-snapshot"));
+            int changes = Integer.parseInt(flag(args, "--changes"));
+            TableEnvironment t = env(warehouse, false);
+            t.executeSql("USE shop");
+            batch(t, "orders");
+            batch(t, "orders_rw");
+            TableEnvironment s = env(warehouse, true);
+            s.executeSql("USE shop");
+            TableResult r = s.executeSql("SELECT * FROM orders_rw /*+ OPTIONS('scan.mode' = 'from-snapshot', "
+                    + "'scan.snapshot-id' = '" + from + "') */");
+            List<String> rows = java.util.Collections.synchronizedList(new ArrayList<>());
+            Thread reader = new Thread(() -> {
+                try (CloseableIterator<Row> it = r.collect()) {
+                    while (rows.size() < changes && it.hasNext()) {
+                        rows.add(rowJson(it.next()));
+                    }
+                } catch (Exception e) {
+                    e.printStackTrace();
+                }
+            });
+            reader.setDaemon(true);
+            reader.start();
+            // An unbounded read: print what arrived within the time limit.
+            reader.join(Long.parseLong(System.getProperty("stream.timeout.ms", "120000")));
+            out.println("{\"op\":\"stream\",\"table\":\"shop.orders_rw\",\"from\":" + from + ",\"rows\":["
+                    + String.join(",", rows) + "]}");
+        } else {
+            throw new IllegalArgumentException("unknown command " + cmd);
+        }
+        out.flush();
+        System.exit(0);
+    }
+
+    static String flag(String[] args, String name) {
+        for (int i = 0; i + 1 < args.length; i++) {
+            if (args[i].equals(name)) {
+                return args[i + 1];
+            }
+        }
+        throw new IllegalArgumentException(name + " is required");
+    }
+
+    static TableEnvironment env(String warehouse, boolean streaming) {
+        Configuration conf = new Configuration();
+        conf.setString("parallelism.default", "1");
+        conf.setString("taskmanager.numberOfTaskSlots", "2");
+        EnvironmentSettings.Builder b = EnvironmentSettings.newInstance().withConfiguration(conf);
+        TableEnvironment t = TableEnvironment.create(streaming ? b.inStreamingMode().build() : b.inBatchMode().build());
+        t.executeSql("CREATE CATALOG paimon WITH ('type' = 'paimon', 'warehouse' = 'file://" + warehouse + "')");
+        t.executeSql("USE CATALOG paimon");
+        return t;
+    }
+
+    static void batch(TableEnvironment t, String table) throws Exception {
+        List<String> rows = new ArrayList<>();
+        try (CloseableIterator<Row> it = t.executeSql("SELECT * FROM " + table).collect()) {
+            while (it.hasNext()) {
+                rows.add(rowJson(it.next()));
+            }
+        }
+        out.println("{\"op\":\"read\",\"table\":\"shop." + table + "\",\"columns\":[\"order_id\",\"user_id\",\"status\",\"updated_at\"],\"rows\":["
+                + String.join(",", rows) + "]}");
+    }
+
+    static String rowJson(Row r) {
+        StringBuilder b = new StringBuilder("[");
+        quote(b, r.getKind().shortString());
+        for (int i = 0; i < r.getArity(); i++) {
+            b.append(',');
+            Object v = r.getField(i);
+            if (v == null) {
+                b.append("null");
+            } else if (v instanceof LocalDateTime) {
+                LocalDateTime ldt = (LocalDateTime) v;
+                String s = ldt.toLocalDate() + " " + String.format("%02d:%02d:%02d", ldt.getHour(), ldt.getMinute(), ldt.getSecond());
+                if (ldt.getNano() != 0) {
+                    s += "." + String.format("%09d", ldt.getNano()).replaceAll("0+$", "");
+                }
+                quote(b, s);
+            } else {
+                quote(b, v.toString());
+            }
+        }
+        return b.append(']').toString();
+    }
+
+    static void quote(StringBuilder b, String s) {
+        b.append('"');
+        for (char c : s.toCharArray()) {
+            if (c == '"' || c == '\\') {
+                b.append('\\');
+            }
+            if (c < 0x20) {
+                b.append(String.format("\\u%04x", (int) c));
+            } else {
+                b.append(c);
+            }
+        }
+        b.append('"');
+    }
+}
