@@ -58,7 +58,7 @@ func TestInteropAlternatingWriters(t *testing.T) {
 	writers := make([]*sqlWriter, len(interopAlternating))
 	for i, c := range interopAlternating {
 		writers[i] = &sqlWriter{t: t, conn: conn, rnd: rand.New(rand.NewPCG(uint64(i), 11)), table: "alt." + c.name,
-			engine: c.engine, partitioned: c.partitioned, seq: c.seq, dir: t.TempDir(), kinds: map[string]int{}}
+			engine: c.engine, partitioned: c.partitioned, seq: c.seq, dir: serverFilesDir(t), kinds: map[string]int{}}
 		// 2. lakesql writes on Java's table.
 		writers[i].run(8, false)
 	}

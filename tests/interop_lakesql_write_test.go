@@ -215,7 +215,7 @@ func createLakesqlTable(t *testing.T, conn *sql.Conn, db string, i int) *sqlWrit
 		part = " PARTITIONED BY (p)"
 	}
 	w := &sqlWriter{t: t, conn: conn, rnd: rand.New(rand.NewPCG(uint64(i), 7)), table: db + "." + c.name,
-		engine: c.engine, partitioned: c.partitioned, seq: c.seq, dir: t.TempDir(), kinds: map[string]int{}}
+		engine: c.engine, partitioned: c.partitioned, seq: c.seq, dir: serverFilesDir(t), kinds: map[string]int{}}
 	w.exec(fmt.Sprintf("CREATE TABLE %s (%s)%s WITH (%s)", w.table, cols, part, c.with))
 	return w
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -784,7 +785,8 @@ type writeServer struct {
 
 func startWriteServer(t testing.TB, wh string) *writeServer {
 	t.Helper()
-	srv, err := sqlengine.New(context.Background(), sqlengine.Config{Warehouse: wh, Host: "127.0.0.1", Port: 0})
+	srv, err := sqlengine.New(context.Background(), sqlengine.Config{Warehouse: wh, Host: "127.0.0.1", Port: 0,
+		Security: sqlengine.SecurityConfig{SecureFilePriv: serverFilesRoot(t)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -792,6 +794,34 @@ func startWriteServer(t testing.TB, wh string) *writeServer {
 	go func() { ws.done <- srv.Start() }()
 	t.Cleanup(ws.stop)
 	return ws
+}
+
+// serverFilesRoot is the --secure-file-priv of the write servers: one folder
+// for the test process, outside every warehouse; serverFilesDir gives a test
+// its own folder inside it for server-side LOAD DATA INFILE.
+var serverFiles struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+func serverFilesRoot(t testing.TB) string {
+	t.Helper()
+	serverFiles.once.Do(func() { serverFiles.path, serverFiles.err = os.MkdirTemp("", "lakesql-server-files-") })
+	if serverFiles.err != nil {
+		t.Fatal(serverFiles.err)
+	}
+	return serverFiles.path
+}
+
+func serverFilesDir(t testing.TB) string {
+	t.Helper()
+	d, err := os.MkdirTemp(serverFilesRoot(t), "t-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(d) })
+	return d
 }
 
 func (ws *writeServer) stop() {
