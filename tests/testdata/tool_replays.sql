@@ -94,3 +94,27 @@ SELECT USER() | USER() | rows>0
 
 -- @ phpMyAdmin-style host info: charsets
 SHOW CHARACTER SET | Charset,Description,Default collation,Maxlen | rows>0
+
+-- @ dbeaver: plugins/org.jkiss.dbeaver.ext.mysql/.../model/MySQLCatalog.java TableCache.prepareLookupStatement
+SHOW FULL TABLES FROM `{db}` | Tables_in_{db},Table_type | rows>0
+
+-- @ dbeaver: MySQLCatalog.java TableCache.prepareLookupStatement (one table)
+SHOW FULL TABLES FROM `{db}` LIKE 'orders' | Tables_in_{db},Table_type | rows>0
+
+-- @ dbeaver: MySQLCatalog.java TableCache.prepareChildrenStatement (columns)
+SELECT * FROM information_schema.COLUMNS WHERE TABLE_SCHEMA='{db}' AND TABLE_NAME='orders' ORDER BY ORDINAL_POSITION | rows>0
+
+-- @ dbeaver: MySQLCatalog.java IndexCache.prepareObjectsStatement
+SELECT * FROM information_schema.STATISTICS WHERE TABLE_SCHEMA='{db}' AND TABLE_NAME='orders' ORDER BY INDEX_NAME,SEQ_IN_INDEX | rows>0
+
+-- @ dbeaver: MySQLCatalog.java ConstraintCache.prepareObjectsStatement
+SELECT kc.CONSTRAINT_NAME,kc.TABLE_NAME,kc.COLUMN_NAME,kc.ORDINAL_POSITION FROM INFORMATION_SCHEMA.KEY_COLUMN_USAGE kc WHERE kc.TABLE_SCHEMA='{db}' AND kc.REFERENCED_TABLE_NAME IS NULL AND kc.TABLE_NAME='orders' ORDER BY kc.CONSTRAINT_NAME,kc.ORDINAL_POSITION | CONSTRAINT_NAME,TABLE_NAME,COLUMN_NAME,ORDINAL_POSITION | rows>0
+
+-- @ dbeaver: MySQLCatalog.java ProceduresCache.prepareLookupStatement
+SELECT * FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA='{db}' ORDER BY ROUTINE_NAME
+
+-- @ dbeaver: MySQLCatalog.java TriggerCache.prepareObjectsStatement
+SHOW FULL TRIGGERS FROM `{db}`
+
+-- @ dbeaver: MySQLCatalog.java EventCache.prepareObjectsStatement
+SELECT * FROM information_schema.EVENTS WHERE EVENT_SCHEMA='{db}'
