@@ -45,6 +45,20 @@ func TestServerBuiltins(t *testing.T) {
 	q("SELECT id FROM b WHERE NOT EXISTS (SELECT 1 FROM n WHERE n.k = b.i) ORDER BY id", "1 3 4")
 	q("SELECT '2024-01-01' = 2024, TRIM(LPAD('日本', 1, '*')), LPAD('日本', 3, '*')", "1,日,*日本")
 	q("SELECT i, SUM(bi) OVER (PARTITION BY i) FROM b WHERE id IN (1, 3) ORDER BY id", "NULL,4 NULL,4")
+	// CAST to DECIMAL of a DECIMAL expression rounds and clamps (GMS's
+	// planbuilder dropped it); integer MOD is exact.
+	q("SELECT CAST(d * 10000000000 AS DECIMAL(12,2)), CAST(d + 0.005 AS DECIMAL(6,2)) FROM b WHERE id = 3", "9999999999.99,2238.00")
+	q("SELECT 9223372036854775807 % 4611686018427387904, -7 % 3, 7 % -3, 5 % 0", "4611686018427387903,-1,1,NULL")
+	// IN compares each element as MySQL does: quoted numbers and their
+	// numeric prefixes against a BIGINT key, a string subquery column
+	// against an INT column.
+	q("SELECT COUNT(*) FROM b WHERE id IN ('1', ' 2', '3x', 'y')", "3")
+	q("SELECT id FROM b WHERE i IN (SELECT '5.0' UNION SELECT 'x') ORDER BY id", "2")
+	q("SELECT id FROM b WHERE i NOT IN (SELECT '5.0' UNION SELECT 'x') ORDER BY id", "4")
+	// A quoted integer still goes through the primary key.
+	if plan := strings.Join(column(queryStrings(t, s.conn, "EXPLAIN PLAN SELECT * FROM b WHERE id = '3'"), 0), "\n"); !strings.Contains(plan, "IndexedTableAccess") {
+		t.Errorf("id = '3' does not use the primary key:\n%s", plan)
+	}
 
 	// UPDATE and DELETE with an escaped LIKE change only the matching rows.
 	res, err := s.conn.ExecContext(context.Background(), `UPDATE b SET i = 100 WHERE s LIKE '%\_%'`)
