@@ -2,6 +2,7 @@ package tests
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 	"testing"
@@ -95,6 +96,32 @@ func TestServerBuiltins(t *testing.T) {
 	s.exec(t, "INSERT INTO b VALUES "+strings.Join(vals, ", "),
 		"INSERT INTO b VALUES (400, 'big', 1.00, 1, 9223372036854775807)")
 	s.fails(t, "SELECT id, bi + 1 FROM b WHERE id >= 10 ORDER BY id", 1690)
+	// The same through a server-side prepared statement (binary protocol).
+	ctx := context.Background()
+	prep, err := sql.Open("mysql", fmt.Sprintf("root@tcp(%s)/ddl", s.addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer prep.Close()
+	pc, err := prep.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pc.Close()
+	rows, err := pc.QueryContext(ctx, "SELECT id, bi + 1 FROM b WHERE id >= ? ORDER BY id", 10)
+	if err == nil {
+		for rows.Next() {
+		}
+		err = rows.Err()
+		rows.Close()
+	}
+	if mysqlErrNo(err) != 1690 {
+		t.Errorf("prepared statement overflowing in row 301: %v, want error 1690", err)
+	}
+	var one int
+	if err := pc.QueryRowContext(ctx, "SELECT ?", 1).Scan(&one); err != nil || one != 1 {
+		t.Errorf("the connection after the prepared statement's error: %v", err)
+	}
 }
 
 // Regression: INSERT … SELECT … ON DUPLICATE KEY UPDATE c = VALUES(c), which
