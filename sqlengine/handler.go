@@ -134,7 +134,8 @@ func (h *handler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string
 }
 
 // mysqlError gives errors that GMS v0.20.0 reports as 1105 the codes MySQL
-// uses: syntax errors 1064, unknown columns 1054.
+// uses: syntax errors 1064, unknown columns 1054, ambiguous columns 1052,
+// read-only variables 1238, temporary tables (a missing feature) 1235.
 func mysqlError(err error) error {
 	var se *mysql.SQLError
 	if err == nil || !errors.As(err, &se) || se.Num != mysql.ERUnknownError {
@@ -146,6 +147,13 @@ func mysqlError(err error) error {
 	case strings.Contains(se.Message, "could not be found in any table in scope"),
 		strings.HasPrefix(se.Message, "column \"") && strings.Contains(se.Message, "could not be found"):
 		return mysql.NewSQLError(mysql.ERBadFieldError, mysql.SSBadFieldError, "%s", se.Message)
+	case strings.HasPrefix(se.Message, "ambiguous column name"):
+		return mysql.NewSQLError(mysql.ERNonUniq, mysql.SSConstraintViolation, "%s", se.Message)
+	case strings.HasSuffix(se.Message, "is a read only variable"):
+		return mysql.NewSQLError(mysql.ERIncorrectGlobalLocalVar, mysql.SSUnknownSQLState, "%s", se.Message)
+	case se.Message == "database does not support temporary tables":
+		return mysql.NewSQLError(mysql.ERNotSupportedYet, mysql.SSClientError, "%s",
+			"lakesql: CREATE TEMPORARY TABLE is not supported: Paimon catalogs have no temporary tables")
 	case strings.HasPrefix(se.Message, "expected ON DUPLICATE KEY ... VALUES() to reference a column"):
 		// go-mysql-server v0.20.0 binds VALUES(col) only for INSERT … VALUES.
 		return mysql.NewSQLError(mysql.ERNotSupportedYet, "42000", "%s",
@@ -159,5 +167,6 @@ func (h *handler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, p
 	if hasAsOfPlaceholder(query) {
 		return nil, errAsOfPlaceholder()
 	}
-	return h.Handler.ComPrepare(ctx, c, rewriteQuery(query), prepare)
+	fields, err := h.Handler.ComPrepare(ctx, c, rewriteQuery(query), prepare)
+	return fields, mysqlError(err)
 }
