@@ -98,9 +98,10 @@ func TestServerToolReplays(t *testing.T) {
 		case strings.Contains(r.tool, "getTables"):
 			var got []string
 			for _, row := range rows {
-				got = append(got, textOf(row[2])+":"+textOf(row[3]))
+				got = append(got, textOf(row[2])+":"+textOf(row[3])+":"+textOf(row[4]))
 			}
-			if !slices.Equal(got, []string{"orders:TABLE", "plain:TABLE"}) {
+			// REMARKS is the table's comment, as tools show it.
+			if !slices.Equal(got, []string{"orders:TABLE:the orders", "plain:TABLE:"}) {
 				t.Errorf("%s: tables %q", r.tool, got)
 			}
 		case strings.Contains(r.tool, "type=value"):
