@@ -1,9 +1,13 @@
 -- Connect and schema-sync statements of MySQL tools, replayed by
 -- tests/server_tools_test.go against a server with database {db} holding
 -- tables orders (composite key, partitioned) and plain. Each block:
---   -- @ TOOL: where it comes from [| expected result columns, comma-separated] [| rows>0]
---   the statement ({db} and {table} are substituted)
--- Each must succeed, with those columns, as MySQL answers it.
+--   -- @ TOOL: where it comes from
+--   the statement ({db} is substituted) [| expected result columns, comma-separated] [| rows>0]
+--     [| args=a,b: run as a server-side prepared statement with these arguments]
+--     [| error=N: must fail with MySQL error N]
+-- Each must be answered as MySQL answers it: success (with those columns),
+-- or the error MySQL gives (or 1235 for a feature lakesql lacks); the test
+-- checks the rows that describe the tables against the truth.
 
 -- @ sqlalchemy: dialects/mysql/base.py _detect_charset / initialize
 SELECT VERSION()
