@@ -239,3 +239,9 @@ SELECT @@session.transaction_isolation | @@session.transaction_isolation | rows>
 
 -- @ connector/j: StatementImpl warnings (SHOW WARNINGS after a statement with warnings)
 SHOW WARNINGS | Level,Code,Message
+
+-- @ connector/j: DatabaseMetaDataInformationSchema.getInformationSchemaCollation (used as IS_NULLABLE COLLATE … in getColumns)
+SELECT DEFAULT_COLLATION_NAME FROM INFORMATION_SCHEMA.SCHEMATA WHERE SCHEMA_NAME = 'information_schema' | DEFAULT_COLLATION_NAME | rows>0
+
+-- @ connector/j: DatabaseMetaDataInformationSchema.getColumns (its NULLABLE clause, with that collation)
+SELECT COLUMN_NAME, CASE WHEN IS_NULLABLE COLLATE utf8mb3_general_ci= 'NO' THEN 0 ELSE CASE WHEN IS_NULLABLE COLLATE utf8mb3_general_ci= 'YES' THEN 1 ELSE 2 END END AS NULLABLE, IF (EXTRA COLLATE utf8mb3_general_ci LIKE '%auto_increment%','YES','NO') AS IS_AUTOINCREMENT FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION | COLUMN_NAME,NULLABLE,IS_AUTOINCREMENT | rows>0 | args={db},orders
