@@ -114,7 +114,7 @@ func NewEngine(pro *provider.Provider, readOnly bool, pre ...analyzer.Rule) *sql
 	}
 	a := b.Build()
 	a.Catalog.InfoSchema = infoSchema{a.Catalog.InfoSchema} // MySQL's information_schema collation (info_schema.go)
-	a.ExecBuilder = newExecBuilder() // LOAD DATA reads CSV as MySQL does (loaddata.go)
+	a.ExecBuilder = newExecBuilder()                        // LOAD DATA reads CSV as MySQL does (loaddata.go)
 	e := sqle.New(a, &sqle.Config{IsReadOnly: readOnly})
 	e.Parser = builtins.Parser(e.Parser) // keeps DECIMAL literals in comparisons exact (builtins/parser.go)
 	return e
