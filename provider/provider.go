@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
@@ -25,6 +26,12 @@ type Provider struct {
 	st   storage.Storage
 	cat  *snapshot.Catalog
 	opts Options
+
+	// handles are the long-lived table handles, by handleKey (handles.go).
+	handles struct {
+		sync.Mutex
+		m map[string]*handle
+	}
 }
 
 var _ sql.DatabaseProvider = (*Provider)(nil)
@@ -33,6 +40,7 @@ var _ sql.DatabaseProvider = (*Provider)(nil)
 // database when the warehouse has none.
 func New(ctx context.Context, st storage.Storage, opts Options) (*Provider, error) {
 	p := &Provider{st: st, cat: snapshot.NewCatalog(st), opts: opts}
+	p.handles.m = map[string]*handle{}
 	var err error
 	if opts.ReadOnly {
 		_, err = p.cat.ListDatabases(ctx)
