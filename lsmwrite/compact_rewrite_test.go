@@ -185,7 +185,7 @@ func (e *rewriteEnv) file(ctx context.Context, t *testing.T, d *datadriven.TestD
 	_, err = snapshot.NewCommitter(e.st, snapshot.CommitOptions{PartitionTypes: []schema.DataType{}, Now: func() time.Time { return e.now }}).
 		Commit(ctx, e.sch.ID, &snapshot.CommitChanges{Kind: snapshot.CommitKindAppend, CommitUser: "test",
 			CommitIdentifier: snapshot.BatchCommitIdentifier,
-			Entries: []manifest.ManifestEntry{{Kind: manifest.FileKindAdd, Partition: manifest.SerializedRow(binaryrow.EmptySerialized), Bucket: 0, TotalBuckets: int32(core.Bucket), File: meta}}})
+			Entries:          []manifest.ManifestEntry{{Kind: manifest.FileKindAdd, Partition: manifest.SerializedRow(binaryrow.EmptySerialized), Bucket: 0, TotalBuckets: int32(core.Bucket), File: meta}}})
 	if err != nil {
 		d.Fatalf(t, "commit: %v", err)
 	}
