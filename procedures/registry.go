@@ -1,0 +1,10 @@
+package procedures
+
+// Default is the registry of every procedure lakesql offers (one file per
+// procedure in this package).
+func Default() *Registry {
+	return NewRegistry(
+		CreateTag, DeleteTag, RenameTag,
+		ExpireSnapshots,
+	)
+}

@@ -1,0 +1,32 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/lakesql/lakesql/internal/storage"
+)
+
+// ResolveTable returns the stored spellings of database db and table name
+// (matched case-insensitively) and the storage rooted at the table's
+// folder, for the CALL sys.* procedures. A missing database or table is
+// GMS's not-found error (1049, 1146).
+func (p *Provider) ResolveTable(ctx context.Context, db, name string) (realDB, real string, st storage.Storage, err error) {
+	realDB, err = p.resolveDatabase(ctx, db)
+	if err != nil {
+		return "", "", nil, err
+	}
+	real, ok, err := p.resolveTable(ctx, realDB, name)
+	if err != nil {
+		return "", "", nil, err
+	}
+	if !ok {
+		return "", "", nil, errTableNotFound(name)
+	}
+	return realDB, real, p.tableStorage(realDB, real), nil
+}
+
+// TableChanged is called after a procedure changed a table's snapshots,
+// tags or branches outside a commit (rollback, expiration, fast-forward).
+// Table handles are not cached across statements today, so there is
+// nothing to refresh; a cache must drop db.name here.
+func (p *Provider) TableChanged(db, name string) {}
