@@ -32,72 +32,84 @@ func otherBranchRefs(ctx context.Context, st storage.Storage, self string) (bran
 			names = append(names, b.Name)
 		}
 	}
-	if len(names) == 0 {
-		return refs, nil
-	}
 	if !IsMainBranch(self) {
 		names = append(names, MainBranch)
 	}
 	d := &fileDeletion{st: st}
 	for _, name := range names {
-		if err := refs.addBranch(ctx, d, bm, name); err != nil {
+		snaps, err := d.referencedData(ctx, bm, name, func(e *manifest.ManifestEntry) {
+			refs.files[dataFileKey(e)] = struct{}{}
+		})
+		if err != nil {
+			return refs, err
+		}
+		if err := d.manifestSkippingSet(ctx, snaps, refs.metadata); err != nil {
 			return refs, err
 		}
 	}
 	return refs, nil
 }
 
-// addBranch adds what branch name references: the files live in its
-// earliest snapshot plus every file a later snapshot adds (a file live in
-// any snapshot of the branch is one of these), the files of its tags, and
-// the metadata files of all of them.
-func (r *branchRefs) addBranch(ctx context.Context, d *fileDeletion, bm *BranchManager, name string) error {
-	sm := bm.Snapshots(name)
-	snaps, err := sm.All(ctx)
+// referencedData calls visit for every data file live in some snapshot or
+// tag of branch name (a file may be visited more than once) and returns
+// those snapshots and tagged snapshots. The files live in any snapshot are
+// those live in the earliest one plus every file a later snapshot adds
+// (snapshot ids of a branch are contiguous); tags are scanned each.
+func (d *fileDeletion) referencedData(ctx context.Context, bm *BranchManager, name string, visit func(e *manifest.ManifestEntry)) ([]*Snapshot, error) {
+	snaps, err := bm.Snapshots(name).All(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	tags, err := bm.Tags(name).TaggedSnapshots(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	addLive := func(s *Snapshot) error {
-		live, err := d.liveFiles(ctx, s)
+	visitLive := func(s *Snapshot) error {
+		live, _, err := Scan(ctx, d.st, s, ScanOptions{})
 		if err != nil {
 			return err
 		}
-		for k := range live {
-			r.files[k] = struct{}{}
+		for i := range live {
+			visit(&live[i])
 		}
 		return nil
 	}
 	for _, s := range tags {
-		if err := addLive(s); err != nil {
-			return err
+		if err := visitLive(s); err != nil {
+			return nil, err
 		}
 	}
 	for i, s := range snaps {
 		if i == 0 || snaps[i-1].ID != s.ID-1 {
-			if err := addLive(s); err != nil {
-				return err
+			if err := visitLive(s); err != nil {
+				return nil, err
 			}
 			continue
 		}
-		ms, err := CachedManifestList(ctx, d.st, s.DeltaManifestList)
+		if err := d.visitEntries(ctx, s.DeltaManifestList, manifest.FileKindAdd, visit); err != nil {
+			return nil, err
+		}
+	}
+	return append(snaps, tags...), nil
+}
+
+// visitEntries calls visit for the entries of kind in the manifests of
+// list.
+func (d *fileDeletion) visitEntries(ctx context.Context, list string, kind manifest.FileKind, visit func(e *manifest.ManifestEntry)) error {
+	ms, err := CachedManifestList(ctx, d.st, list)
+	if err != nil {
+		return err
+	}
+	for _, m := range ms {
+		es, err := CachedManifest(ctx, d.st, m.FileName)
 		if err != nil {
 			return err
 		}
-		for _, m := range ms {
-			es, err := CachedManifest(ctx, d.st, m.FileName)
-			if err != nil {
-				return err
-			}
-			for j := range es {
-				if es[j].Kind == manifest.FileKindAdd {
-					r.files[dataFileKey(&es[j])] = struct{}{}
-				}
+		for j := range es {
+			if es[j].Kind == kind {
+				visit(&es[j])
 			}
 		}
 	}
-	return d.manifestSkippingSet(ctx, append(snaps, tags...), r.metadata)
+	return nil
 }

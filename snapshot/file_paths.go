@@ -73,7 +73,7 @@ func (p *filePaths) partitionPath(partition []byte) (string, error) {
 	if pp, ok := p.partitions[string(partition)]; ok {
 		return pp, nil
 	}
-	vals, err := p.codec.Decode(partition)
+	vals, err := p.codec.DecodeSerialized(partition)
 	if err != nil {
 		return "", fmt.Errorf("%w: partition: %v", ErrCorrupt, err)
 	}
