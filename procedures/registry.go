@@ -5,6 +5,8 @@ package procedures
 func Default() *Registry {
 	return NewRegistry(
 		CreateTag, DeleteTag, RenameTag,
-		ExpireSnapshots,
+		ExpireSnapshots, RemoveOrphanFiles,
+		RollbackTo, Rollback,
+		CreateBranch, DeleteBranch, FastForward,
 	)
 }

@@ -2,8 +2,10 @@ package tests
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // CALL sys.* through the MySQL protocol, on a writable server over an empty
@@ -109,4 +111,110 @@ func TestServerCallErrors(t *testing.T) {
 	s.exec(t, "BEGIN", "INSERT INTO t VALUES (2, 20)")
 	s.call(t, "CALL sys.create_tag('t', 'after_tx')")
 	mergeSameRows(t, "AS OF 'after_tx'", s.rows(t, "SELECT * FROM t AS OF 'after_tx'"), []string{"1|10", "2|20"})
+}
+
+func TestServerCallExpireAndRollback(t *testing.T) {
+	s := startMergeServer(t)
+	s.exec(t, "CREATE TABLE t (id BIGINT PRIMARY KEY, v INT) WITH ('bucket' = '1')")
+	for i := 1; i <= 6; i++ {
+		s.exec(t, fmt.Sprintf("INSERT INTO t VALUES (%d, %d)", i%3, i))
+	}
+	s.call(t, "CALL sys.create_tag('t', 'at2', 2)")
+	// Keep 3: snapshots 1..3 expire (the time retention is ignored with
+	// older_than in the future).
+	cols, rows := s.call(t, "CALL sys.expire_snapshots(table => 't', retain_max => 3, retain_min => 1, older_than => '2999-01-01 00:00:00')")
+	if cols[0] != "deleted_snapshots_count" || rows[0][0] != "3" || rows[0][5] != "4" {
+		t.Fatalf("expire_snapshots: %v %v", cols, rows)
+	}
+	mergeSameRows(t, "$snapshots", s.rows(t, "SELECT snapshot_id FROM `t$snapshots`"), []string{"4", "5", "6"})
+	// The tag keeps its snapshot's files.
+	mergeSameRows(t, "AS OF 'at2'", s.rows(t, "SELECT * FROM t AS OF 'at2'"), []string{"1|1", "2|2"})
+	mergeSameRows(t, "latest", s.rows(t, "SELECT * FROM t"), []string{"0|6", "1|4", "2|5"})
+	s.fails(t, "SELECT * FROM t AS OF 1", 0, "snapshot 1")
+
+	// Roll back to snapshot 5, then to the tag (snapshot 2, expired: its
+	// JSON becomes the only snapshot).
+	cols, rows = s.call(t, "CALL sys.rollback_to(table => 't', snapshot_id => 5)")
+	if strings.Join(rows[0], ",") != "6,5,1,0" {
+		t.Fatalf("rollback_to snapshot: %v %v", cols, rows)
+	}
+	mergeSameRows(t, "after rollback to 5", s.rows(t, "SELECT * FROM t"), []string{"0|3", "1|4", "2|5"})
+	s.exec(t, "INSERT INTO t VALUES (9, 9)") // snapshot 6 again
+	mergeSameRows(t, "$snapshots", s.rows(t, "SELECT snapshot_id FROM `t$snapshots`"), []string{"4", "5", "6"})
+	_, rows = s.call(t, "CALL sys.rollback('t', 'at2')")
+	if strings.Join(rows[0], ",") != "6,2,3,0" {
+		t.Fatalf("rollback to tag: %v", rows)
+	}
+	mergeSameRows(t, "after rollback to at2", s.rows(t, "SELECT * FROM t"), []string{"1|1", "2|2"})
+	mergeSameRows(t, "$snapshots", s.rows(t, "SELECT snapshot_id FROM `t$snapshots`"), []string{"2"})
+	s.exec(t, "INSERT INTO t VALUES (3, 33)")
+	mergeSameRows(t, "a commit after the rollback", s.rows(t, "SELECT * FROM t"), []string{"1|1", "2|2", "3|33"})
+
+	// The rolled-back snapshots left files nothing references:
+	// remove_orphan_files finds them (older_than now is rejected).
+	s.fails(t, "CALL sys.remove_orphan_files('t', '2999-01-01 00:00:00')", 1231, "must lie in the past")
+	_, rows = s.call(t, "CALL sys.remove_orphan_files(table => 't', dry_run => true)")
+	if rows[0][0] != "0" {
+		t.Errorf("files younger than a day are never orphans: %v", rows)
+	}
+	// With older_than just past, the orphans go; every read still works.
+	time.Sleep(1100 * time.Millisecond)
+	now := time.Now().UTC().Format("2006-01-02 15:04:05")
+	_, rows = s.call(t, "CALL sys.remove_orphan_files('t', '"+now+"')")
+	if rows[0][0] == "0" || rows[0][1] == "0" {
+		t.Errorf("remove_orphan_files after rollbacks deleted nothing: %v", rows)
+	}
+	_, rows = s.call(t, "CALL sys.remove_orphan_files('t', '"+now+"')")
+	if rows[0][0] != "0" {
+		t.Errorf("a second remove_orphan_files deleted %v", rows)
+	}
+	mergeSameRows(t, "after orphan cleaning", s.rows(t, "SELECT * FROM t"), []string{"1|1", "2|2", "3|33"})
+	mergeSameRows(t, "tag after orphan cleaning", s.rows(t, "SELECT * FROM t AS OF 'at2'"), []string{"1|1", "2|2"})
+
+	s.fails(t, "CALL sys.rollback_to('t')", 1318, "either a tag or a snapshot")
+	s.fails(t, "CALL sys.rollback_to('t', 'nope')", 1210, "tag \"nope\"")
+	s.fails(t, "CALL sys.rollback_to(table => 't', snapshot_id => 99)", 1210, "99")
+	s.fails(t, "CALL sys.rollback('t', '2', snapshot => 2)", 1210, "one of version")
+}
+
+func TestServerCallBranches(t *testing.T) {
+	s := startMergeServer(t)
+	s.exec(t, "CREATE TABLE t (id BIGINT PRIMARY KEY, v INT)",
+		"INSERT INTO t VALUES (1, 10)", "INSERT INTO t VALUES (2, 20)")
+	s.call(t, "CALL sys.create_tag('t', 'base', 1)")
+	_, rows := s.call(t, "CALL sys.create_branch('t', 'dev', 'base')")
+	if strings.Join(rows[0], ",") != "dev,base" {
+		t.Fatalf("create_branch: %v", rows)
+	}
+	s.call(t, "CALL sys.create_branch(table => 't', branch => 'empty')")
+	mergeSameRows(t, "$branches", s.rows(t, "SELECT branch_name FROM `t$branches`"), []string{"dev", "empty"})
+	mergeSameRows(t, "branch dev", s.rows(t, "SELECT * FROM `t$branch_dev`"), []string{"1|10"})
+	s.exec(t, "INSERT INTO `t$branch_dev` VALUES (3, 30)")
+	mergeSameRows(t, "branch dev written", s.rows(t, "SELECT * FROM `t$branch_dev`"), []string{"1|10", "3|30"})
+	mergeSameRows(t, "main unchanged", s.rows(t, "SELECT * FROM t"), []string{"1|10", "2|20"})
+	// Tags on a branch.
+	s.call(t, "CALL sys.create_tag('t$branch_dev', 'dev1')")
+	mergeSameRows(t, "branch tags", s.rows(t, "SELECT tag_name, snapshot_id FROM `t$branch_dev$tags`"), []string{"base|1", "dev1|2"})
+
+	s.fails(t, "CALL sys.create_branch('t', 'dev')", 1210, "already exists")
+	s.fails(t, "CALL sys.create_branch('t', 'main')", 1210, "default branch")
+	s.fails(t, "CALL sys.create_branch('t', '123')", 1210, "numeric")
+	s.fails(t, "CALL sys.create_branch('t', 'x', 'nope')", 1210, "tag \"nope\"")
+	s.fails(t, "CALL sys.fast_forward('t', 'empty')", 1210, "no snapshot")
+	s.fails(t, "CALL sys.fast_forward('t', 'nope')", 1210, "nope")
+
+	// Fast-forward main to dev: main now reads what dev reads.
+	_, rows = s.call(t, "CALL sys.fast_forward('t', 'dev')")
+	if strings.Join(rows[0], ",") != "dev,2,2" {
+		t.Errorf("fast_forward: %v", rows)
+	}
+	mergeSameRows(t, "main after fast-forward", s.rows(t, "SELECT * FROM t"), []string{"1|10", "3|30"})
+	s.exec(t, "INSERT INTO t VALUES (4, 40)")
+	mergeSameRows(t, "main written after fast-forward", s.rows(t, "SELECT * FROM t"), []string{"1|10", "3|30", "4|40"})
+
+	s.call(t, "CALL sys.delete_branch('t', 'dev,empty')")
+	mergeSameRows(t, "$branches", s.rows(t, "SELECT branch_name FROM `t$branches`"), nil)
+	s.fails(t, "SELECT * FROM `t$branch_dev`", 0, "dev")
+	s.fails(t, "CALL sys.delete_branch('t', 'dev')", 1210, "dev")
+	s.fails(t, "CALL sys.delete_branch('t$branch_x', 'dev')", 1231, "not on a branch")
 }
