@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 
+	"github.com/dolthub/go-mysql-server/sql"
+
 	"github.com/lakesql/lakesql/internal/storage"
 )
 
@@ -11,22 +13,22 @@ import (
 // folder, for the CALL sys.* procedures. A missing database or table is
 // GMS's not-found error (1049, 1146).
 func (p *Provider) ResolveTable(ctx context.Context, db, name string) (realDB, real string, st storage.Storage, err error) {
-	realDB, err = p.resolveDatabase(ctx, db)
+	realDB, err = p.cat.ResolveDatabase(ctx, db)
 	if err != nil {
-		return "", "", nil, err
+		return "", "", nil, catalogError(err)
 	}
-	real, ok, err := p.resolveTable(ctx, realDB, name)
+	real, ok, err := p.cat.ResolveTable(ctx, realDB, name)
 	if err != nil {
-		return "", "", nil, err
+		return "", "", nil, catalogError(err)
 	}
 	if !ok {
-		return "", "", nil, errTableNotFound(name)
+		return "", "", nil, sql.ErrTableNotFound.New(name)
 	}
-	return realDB, real, p.tableStorage(realDB, real), nil
+	return realDB, real, p.cat.TableStorage(realDB, real), nil
 }
 
 // TableChanged is called after a procedure changed a table's snapshots,
 // tags or branches outside a commit (rollback, expiration, fast-forward).
-// Table handles are not cached across statements today, so there is
-// nothing to refresh; a cache must drop db.name here.
+// Table handles are not cached across statements, so there is nothing to
+// refresh; a cache of table state must drop db.name here.
 func (p *Provider) TableChanged(db, name string) {}

@@ -7,7 +7,6 @@ import (
 // Option keys of table maintenance: snapshot and changelog expiration,
 // partition expiration, automatic tags (CoreOptions, 1.3.1).
 const (
-	OptWriteOnly                        = "write-only"
 	OptChangelogNumRetainedMin          = "changelog.num-retained.min"
 	OptChangelogNumRetainedMax          = "changelog.num-retained.max"
 	OptChangelogTimeRetained            = "changelog.time-retained"
@@ -172,7 +171,7 @@ func (o Options) Maintenance() (MaintenanceOptions, error) {
 		return &v
 	}
 	var e error
-	m.WriteOnly, e = o.bool(OptWriteOnly, false)
+	m.WriteOnly, e = o.WriteOnly()
 	first(e)
 	m.SnapshotNumRetainedMin, e = o.SnapshotNumRetainedMin()
 	first(e)
