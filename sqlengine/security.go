@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"path/filepath"
 	"regexp"
@@ -21,7 +22,6 @@ import (
 	"github.com/dolthub/vitess/go/sqltypes"
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
-	"github.com/sirupsen/logrus"
 
 	"github.com/lakesql/lakesql/sqlengine/access"
 )
@@ -200,7 +200,7 @@ func (h *accessHandler) refresh(ctx context.Context, account bool) {
 		age = 0
 	}
 	if err := h.s.sec.users.Refresh(ctx, age); err != nil {
-		logrus.Warnf("lakesql: reloading the accounts: %v (using the ones loaded before)", err)
+		slog.Warn("reloading the accounts failed; using the ones loaded before", "err", err)
 	}
 }
 
@@ -352,7 +352,7 @@ func (h *accessHandler) afterAccount(query string) {
 		keys = append(keys, mysql_db.UserPrimaryKey{User: u.Name, Host: host})
 	}
 	if err := h.s.sec.users.SetRequireSSL(sql.NewEmptyContext(), true, keys...); err != nil {
-		logrus.Errorf("lakesql: recording REQUIRE SSL of %v: %v", keys, err)
+		slog.Error("recording REQUIRE SSL failed", "accounts", fmt.Sprint(keys), "err", err)
 	}
 }
 

@@ -4,13 +4,14 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"sync/atomic"
+	"time"
 
 	sqle "github.com/dolthub/go-mysql-server"
 	"github.com/dolthub/go-mysql-server/server"
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/vitess/go/mysql"
-	"github.com/sirupsen/logrus"
 
 	"github.com/lakesql/lakesql/internal/storage"
 	"github.com/lakesql/lakesql/provider"
@@ -30,10 +31,15 @@ type Config struct {
 	Port int
 	// ReadOnly rejects every statement that would write.
 	ReadOnly bool
-	// LogLevel for GMS's logrus output (default warn).
-	LogLevel logrus.Level
 	// Security: accounts, TLS and server files (security.go).
 	Security SecurityConfig
+	// SlowQuery, when positive, logs every statement that takes at least
+	// this long (one slog warning with the statement, duration, rows and
+	// pruning figures: ops_handler.go).
+	SlowQuery time.Duration
+	// TableDefaults are table options every new table gets when its
+	// CREATE TABLE does not set the key.
+	TableDefaults map[string]string
 }
 
 // Server is a running lakesql MySQL-protocol server.
@@ -46,6 +52,7 @@ type Server struct {
 	sec      security
 	sessions sessionRegistry // connection id → session (protocol.go)
 	drain    drain           // running statements, for Shutdown (shutdown.go)
+	started  atomic.Bool     // Start has begun accepting (health.go)
 }
 
 // New opens the warehouse (creating it with a `default` database on first
@@ -57,10 +64,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if cfg.Host == "" {
 		cfg.Host = "127.0.0.1"
 	}
-	if cfg.LogLevel == 0 {
-		cfg.LogLevel = logrus.WarnLevel
-	}
-	logrus.SetLevel(cfg.LogLevel)
+	routeLogrus() // GMS's logrus into slog (logging.go)
 	if err := sql.SystemVariables.AssignValues(map[string]any{"version_comment": Version, "max_allowed_packet": defaultMaxAllowedPacket}); err != nil {
 		return nil, fmt.Errorf("sqlengine: set version_comment: %w", err)
 	}
@@ -68,7 +72,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sqlengine: open warehouse %s: %w", cfg.Warehouse, err)
 	}
-	pro, err := provider.New(ctx, st, provider.Options{ReadOnly: cfg.ReadOnly})
+	pro, err := provider.New(ctx, st, provider.Options{ReadOnly: cfg.ReadOnly, TableDefaults: cfg.TableDefaults})
 	if err != nil {
 		st.Close()
 		return nil, err
@@ -86,10 +90,11 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		st.Close()
 		return nil, err
 	}
-	// Handlers, outermost first: panic guard (builtins_handler.go), protocol
+	// Handlers, outermost first: metrics and the slow-query log
+	// (ops_handler.go), panic guard (builtins_handler.go), protocol
 	// status and query front (protocol.go), access (security.go), DDL/MERGE
 	// fronts (ddl_handler.go), GMS.
-	srv, err := server.NewServerWithHandler(scfg, engine, sql.NewContext, s.sessionBuilder, nil, wrapBuiltins(s.wrapProtocol))
+	srv, err := server.NewServerWithHandler(scfg, engine, sql.NewContext, s.sessionBuilder, nil, s.wrapOps(wrapBuiltins(s.wrapProtocol)))
 	if err != nil {
 		st.Close()
 		return nil, fmt.Errorf("sqlengine: listen on %s: %w", scfg.Address, err)
@@ -123,7 +128,10 @@ func NewEngine(pro *provider.Provider, readOnly bool, pre ...analyzer.Rule) *sql
 func (s *Server) Addr() string { return s.srv.Listener.Addr().String() }
 
 // Start serves connections until Close. It blocks.
-func (s *Server) Start() error { return s.srv.Start() }
+func (s *Server) Start() error {
+	s.started.Store(true)
+	return s.srv.Start()
+}
 
 // Close stops the server and releases the warehouse.
 func (s *Server) Close() error {

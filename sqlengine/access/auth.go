@@ -6,13 +6,13 @@ import (
 	"crypto/subtle"
 	"crypto/x509"
 	"encoding/json"
+	"log/slog"
 	"net"
 	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/mysql_db"
 	"github.com/dolthub/vitess/go/mysql"
-	"github.com/sirupsen/logrus"
 )
 
 // ERSecureTransportRequired is MySQL's 3159.
@@ -63,7 +63,7 @@ func (a *AuthServer) DefaultAuthMethodDescription() mysql.AuthMethodDescription 
 // lookup refreshes the accounts and finds the one user@host logs in as.
 func (a *AuthServer) lookup(user string, addr net.Addr) (*mysql_db.User, string) {
 	if err := a.users.Refresh(context.Background(), 0); err != nil {
-		logrus.Warnf("lakesql: reloading the accounts from %s: %v (using the ones loaded before)", a.users.store, err)
+		slog.Warn("reloading the accounts failed; using the ones loaded before", "store", a.users.store.String(), "err", err)
 	}
 	host := hostOf(addr)
 	db := a.users.db
@@ -129,7 +129,7 @@ func (m *method) HandleAuthPluginData(c *mysql.Conn, user string, serverData, cl
 	}
 	if !tls {
 		if u, _ := m.a.lookup(cu.User, addr); u != nil && RequiresSSL(u) {
-			logrus.Infof("lakesql: '%s'@'%s' refused: the account REQUIRE SSL and the connection has no TLS", cu.User, cu.Host)
+			slog.Info("login refused: the account REQUIRE SSL and the connection has no TLS", "user", cu.User, "host", cu.Host)
 			return nil, accessDenied(user, hostOf(addr), true)
 		}
 	}
