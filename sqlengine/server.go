@@ -15,6 +15,7 @@ import (
 
 	"github.com/lakesql/lakesql/internal/storage"
 	"github.com/lakesql/lakesql/provider"
+	"github.com/lakesql/lakesql/snapshot"
 	"github.com/lakesql/lakesql/sqlengine/access"
 	"github.com/lakesql/lakesql/sqlengine/builtins"
 )
@@ -40,6 +41,17 @@ type Config struct {
 	// TableDefaults are table options every new table gets when its
 	// CREATE TABLE does not set the key.
 	TableDefaults map[string]string
+	// ManifestCacheEntries bounds the process-wide decoded-manifest cache
+	// (records); 0 keeps the default, negative disables the cache.
+	ManifestCacheEntries int
+	// QueryMemoryLimit is the default per-statement memory limit in bytes
+	// (the global lakesql_query_memory_limit; 0: none).
+	QueryMemoryLimit int64
+	// MaxExecutionTime is the default of the global max_execution_time (0:
+	// none).
+	MaxExecutionTime time.Duration
+	// CompactionWorkers is the number of background compaction workers.
+	CompactionWorkers int
 }
 
 // Server is a running lakesql MySQL-protocol server.
@@ -65,6 +77,9 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		cfg.Host = "127.0.0.1"
 	}
 	routeLogrus() // GMS's logrus into slog (logging.go)
+	if cfg.ManifestCacheEntries != 0 {
+		snapshot.SetManifestCacheEntries(max(cfg.ManifestCacheEntries, 0))
+	}
 	if err := sql.SystemVariables.AssignValues(map[string]any{"version_comment": Version, "max_allowed_packet": defaultMaxAllowedPacket}); err != nil {
 		return nil, fmt.Errorf("sqlengine: set version_comment: %w", err)
 	}

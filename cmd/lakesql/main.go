@@ -3,6 +3,7 @@
 //	lakesql serve [--warehouse PATH-OR-URL] [--create] [--host H] [--port P] [--read-only] [--shutdown-timeout D] [security flags]
 //	lakesql inspect TABLE-PATH-OR-URL [--snapshot N] [--branch NAME]
 //	lakesql user add NAME --password PASSWORD [--admin] [--warehouse …]
+//	lakesql version
 //
 // Exit status: 0 on success (and for --help, and after a graceful shutdown
 // on SIGINT/SIGTERM), 1 on an error, 2 on a wrong command line.
@@ -34,6 +35,8 @@ func main() {
 		err = inspect.Run(ctx, os.Stdout, os.Args[2:])
 	case "user":
 		err = user(ctx, os.Stdout, os.Args[2:])
+	case "version", "--version":
+		err = version(os.Stdout, os.Args[2:])
 	case "-h", "--help", "help":
 		usage()
 		return
@@ -56,5 +59,5 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprint(os.Stderr, "usage:\n  "+serveUsage[len("usage: "):]+"\n  "+inspect.Usage[len("usage: "):]+"\n  "+userUsage+"\n")
+	fmt.Fprint(os.Stderr, "usage:\n  "+serveUsage[len("usage: "):]+"\n  "+inspect.Usage[len("usage: "):]+"\n  "+userUsage+"\n  lakesql version\n")
 }
