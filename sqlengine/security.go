@@ -82,7 +82,7 @@ func (s *Server) setupSecurity(ctx context.Context, policy *access.Policy, scfg 
 	policy.Users = users
 	s.sec.users, s.sec.policy = users, policy
 
-	if !access.IsLoopback(s.cfg.Host) && !users.HasPasswordUser() {
+	if !s.cfg.Embedded && !access.IsLoopback(s.cfg.Host) && !users.HasPasswordUser() {
 		return fmt.Errorf("sqlengine: refusing to listen on %s: no account has a password, so anyone who can reach the port could log in; "+
 			"create one first with `lakesql user add NAME --password PASSWORD --admin --warehouse %s` "+
 			"(or, on a server listening on 127.0.0.1: CREATE USER 'NAME'@'%%' IDENTIFIED BY 'PASSWORD'; GRANT ALL ON *.* TO 'NAME'@'%%' WITH GRANT OPTION)",

@@ -30,6 +30,9 @@ type Config struct {
 	// Host and Port to listen on (default 127.0.0.1:3307). Port 0 picks a free port.
 	Host string
 	Port int
+	// Embedded listens on no port: only in-process connections (OpenDB)
+	// reach the server (lakesql sql / shell / load).
+	Embedded bool
 	// ReadOnly rejects every statement that would write.
 	ReadOnly bool
 	// Security: accounts, TLS and server files (security.go).
@@ -62,6 +65,7 @@ type Server struct {
 	engine   *sqle.Engine
 	srv      *server.Server
 	sec      security
+	listener *connListener   // TCP and in-process connections (internal_conn.go)
 	sessions sessionRegistry // connection id → session (protocol.go)
 	drain    drain           // running statements, for Shutdown (shutdown.go)
 	started  atomic.Bool     // Start has begun accepting (health.go)
@@ -105,14 +109,24 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		st.Close()
 		return nil, err
 	}
+	var tcp net.Listener
+	if !cfg.Embedded {
+		if tcp, err = net.Listen("tcp", scfg.Address); err != nil {
+			st.Close()
+			return nil, fmt.Errorf("sqlengine: listen on %s: %w", scfg.Address, err)
+		}
+	}
+	s.listener = newConnListener(tcp)
+	scfg.Listener = s.listener
 	// Handlers, outermost first: metrics and the slow-query log
 	// (ops_handler.go), panic guard (builtins_handler.go), protocol
 	// status and query front (protocol.go), access (security.go), DDL/MERGE
 	// fronts (ddl_handler.go), GMS.
 	srv, err := server.NewServerWithHandler(scfg, engine, sql.NewContext, s.sessionBuilder, nil, s.wrapOps(wrapBuiltins(s.wrapProtocol)))
 	if err != nil {
+		s.listener.Close()
 		st.Close()
-		return nil, fmt.Errorf("sqlengine: listen on %s: %w", scfg.Address, err)
+		return nil, fmt.Errorf("sqlengine: server on %s: %w", scfg.Address, err)
 	}
 	s.srv = srv
 	return s, nil

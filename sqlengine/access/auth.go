@@ -77,9 +77,25 @@ func (a *AuthServer) lookup(user string, addr net.Addr) (*mysql_db.User, string)
 	return &cp, host
 }
 
+// internalLogin logs an in-process connection in as the account its
+// address names (InternalAddr): the server authenticated the user already.
+func (a *AuthServer) internalLogin(ia InternalAddr, user string) (mysql.Getter, error) {
+	if user != ia.User {
+		return nil, accessDenied(user, ia.Host, false)
+	}
+	u, host := a.lookup(ia.User, ia)
+	if u == nil || u.Locked {
+		return nil, accessDenied(user, host, false)
+	}
+	return sql.MysqlConnectionUser{User: u.User, Host: u.Host}, nil
+}
+
 func hostOf(addr net.Addr) string {
 	if addr == nil {
 		return ""
+	}
+	if ia, ok := addr.(InternalAddr); ok {
+		return ia.Host
 	}
 	if addr.Network() == "unix" {
 		return "localhost"
@@ -110,10 +126,16 @@ type method struct {
 }
 
 func (m *method) HandleUser(c *mysql.Conn, user string) bool {
+	if _, ok := c.RemoteAddr().(InternalAddr); ok {
+		return m.Name() == mysql.MysqlNativePassword // no password is exchanged
+	}
 	return validator{m.a, m.Name()}.HandleUser(user, c.RemoteAddr())
 }
 
 func (m *method) HandleAuthPluginData(c *mysql.Conn, user string, serverData, clientData []byte, addr net.Addr) (mysql.Getter, error) {
+	if ia, ok := addr.(InternalAddr); ok {
+		return m.a.internalLogin(ia, user)
+	}
 	tls := c.TLSEnabled() || c.IsUnixSocket()
 	if m.a.RequireSecureTransport && !tls {
 		return nil, mysql.NewSQLError(ERSecureTransportRequired, "HY000",
