@@ -41,6 +41,9 @@ func (slogHook) Fire(e *logrus.Entry) error {
 		lv = slog.LevelError
 	case logrus.WarnLevel:
 		lv = slog.LevelWarn
+		if e.Message == "error running query" {
+			lv = slog.LevelDebug // the client gets the error; it is not the server's
+		}
 	}
 	l := slog.Default()
 	ctx := context.Background()

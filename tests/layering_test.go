@@ -47,6 +47,8 @@ var libraryOwners = map[string][]string{
 	// logrus only where GMS's logrus is routed into slog.
 	"github.com/prometheus":      {"sqlengine/observe"},
 	"github.com/sirupsen/logrus": {"sqlengine"},
+	// The terminal's line editing.
+	"github.com/chzyer/readline": {"sqlengine/terminal"},
 }
 
 // walkSources calls fn for every non-test Go file of the module (outside
@@ -169,7 +171,7 @@ func TestSortedRunReaderIsShared(t *testing.T) {
 
 // cmdImports are the module packages cmd/lakesql may import: it wires the
 // engine and the library commands, and holds no logic of its own.
-var cmdImports = []string{"sqlengine", "sqlengine/access", "sqlengine/config", "sqlengine/observe", "lsmread/inspect"}
+var cmdImports = []string{"sqlengine", "sqlengine/access", "sqlengine/config", "sqlengine/observe", "sqlengine/terminal", "lsmread/inspect"}
 
 // TestCmdIsWiring enforces cmdImports.
 func TestCmdIsWiring(t *testing.T) {

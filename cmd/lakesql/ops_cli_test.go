@@ -259,3 +259,40 @@ func TestCLIMetricsDuringWorkload(t *testing.T) {
 		t.Errorf("GMS's logrus lines are not routed into slog at debug level:\n%s", log)
 	}
 }
+
+// TestCLITerminal: lakesql sql -e (embedded, no server), its formats and
+// exit status, statements from standard input, and lakesql load with
+// plain progress lines when standard error is not a terminal.
+func TestCLITerminal(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := run(t, dir, "sql", "--warehouse", "wh", "--create", "--format", "csv", "-e",
+		"CREATE TABLE t (id BIGINT PRIMARY KEY, s STRING); INSERT INTO t VALUES (1, 'a,b'), (2, NULL); SELECT * FROM t ORDER BY id")
+	if code != 0 || out != "id,s\r\n1,\"a,b\"\r\n2,\r\n" {
+		t.Errorf("sql -e: exit %d, %q, %q", code, out, errOut)
+	}
+	code, _, errOut = run(t, dir, "sql", "--warehouse", "wh", "-e", "SELECT * FROM nosuch")
+	if code != 1 || !strings.Contains(errOut, "1146") {
+		t.Errorf("sql -e with an error: exit %d, %q", code, errOut)
+	}
+	code, _, errOut = run(t, dir, "sql", "--warehouse", "wh", "--format", "xml", "-e", "SELECT 1")
+	if code != 2 || !strings.Contains(errOut, "xml") {
+		t.Errorf("--format xml: exit %d, %q", code, errOut)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "in.tsv"), []byte("3\tc\n4\t\\N\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = run(t, dir, "load", "in.tsv", "INTO", "default.t", "--warehouse", "wh", "--format", "tsv")
+	if code != 0 || !strings.Contains(errOut, "lakesql: load in.tsv: 2 rows from 9 B") {
+		t.Errorf("load: exit %d, %q", code, errOut)
+	}
+	code, _, errOut = run(t, dir, "load", "in.tsv", "TO", "default.t")
+	if code != 2 || !strings.Contains(errOut, "FILE INTO TABLE") {
+		t.Errorf("load with a bad command line: exit %d, %q", code, errOut)
+	}
+	cmd := exec.Command(lakesqlBinary(t), "sql", "--warehouse", "wh", "--format", "json")
+	cmd.Dir, cmd.Stdin = dir, strings.NewReader("SELECT id, s FROM t WHERE id > 2 ORDER BY id;\n")
+	b, err := cmd.Output()
+	if err != nil || string(b) != "[\n{\"id\":3,\"s\":\"c\"},\n{\"id\":4,\"s\":null}\n]\n" {
+		t.Errorf("sql from standard input: %v %q", err, b)
+	}
+}
