@@ -13,6 +13,7 @@ import (
 	"github.com/lakesql/lakesql/internal/binaryrow"
 	"github.com/lakesql/lakesql/internal/dv"
 	"github.com/lakesql/lakesql/internal/kv"
+	"github.com/lakesql/lakesql/internal/metrics"
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/internal/storage"
 	"github.com/lakesql/lakesql/snapshot"
@@ -285,6 +286,7 @@ func (w *TableWrite) Write(ctx context.Context, kind kv.RowKind, row []any) erro
 	sz := kvOverhead + rowSize(value) + int64(nk)*slotOverhead
 	bs.bytes += sz
 	w.bufBytes += sz
+	metrics.WriteBufferBytes.Add(sz)
 	if w.bufBytes > w.core.WriteBufferSize {
 		return w.flushLargest(ctx)
 	}
@@ -533,6 +535,7 @@ func (w *TableWrite) flush(ctx context.Context, bs *bucketState) error {
 	clear(bs.buf)
 	bs.buf = bs.buf[:0]
 	w.bufBytes -= bs.bytes
+	metrics.WriteBufferBytes.Add(-bs.bytes)
 	bs.bytes = 0
 	return nil
 }
@@ -630,6 +633,8 @@ func (w *TableWrite) writeHashIndex(ctx context.Context, p *partitionState) ([]m
 // effort; the first error is returned). The TableWrite is closed afterwards.
 func (w *TableWrite) Abort(ctx context.Context) error {
 	w.closed = true
+	metrics.WriteBufferBytes.Add(-w.bufBytes)
+	w.bufBytes = 0
 	for _, p := range w.partOrder {
 		for _, bs := range p.buckets {
 			bs.data.abort()
@@ -663,30 +668,16 @@ func (w *TableWrite) Commit(ctx context.Context) (*snapshot.Snapshot, error) {
 		return nil, err
 	}
 	w.applyOverwrite(ch)
-	codec, err := manifest.CodecForCompression(w.core.ManifestCompression)
+	var keyTypes []schema.DataType
+	if w.spec.pk {
+		keyTypes = w.spec.keyTypes
+	}
+	co, err := commitOptions(w.core, w.opts.Branch, w.partTypes, keyTypes, w.opts.Now, w.mode == bucketUnaware)
 	if err != nil {
 		_ = w.Abort(ctx)
-		return nil, fmt.Errorf("lsmwrite: %w", err)
+		return nil, err
 	}
-	retries := w.core.CommitMaxRetries
-	if retries == 0 {
-		retries = -1 // commit.max-retries=0: no retry (0 means the default to the committer)
-	}
-	co := snapshot.CommitOptions{
-		Branch:                     w.opts.Branch,
-		PartitionTypes:             w.partTypes,
-		ManifestCodec:              codec,
-		MaxRetries:                 retries,
-		ManifestTargetSize:         w.core.ManifestTargetFileSize,
-		ManifestMergeMinCount:      w.core.ManifestMergeMinCount,
-		ManifestFullCompactionSize: w.core.ManifestFullCompactionThresholdSize,
-		Now:                        w.opts.Now,
-		BucketUnaware:              w.mode == bucketUnaware,
-		BeforeAttempt:              w.opts.BeforeCommitAttempt,
-	}
-	if w.spec.pk {
-		co.KeyTypes = w.spec.keyTypes
-	}
+	co.BeforeAttempt = w.opts.BeforeCommitAttempt
 	s, err := snapshot.NewCommitter(w.st, co).Commit(ctx, w.sch.ID, ch)
 	if err != nil {
 		if errors.Is(err, snapshot.ErrConflict) {
