@@ -155,10 +155,9 @@ func mysqlError(err error) error {
 		return mysql.NewSQLError(mysql.ERNotSupportedYet, mysql.SSClientError, "%s",
 			"lakesql: CREATE TEMPORARY TABLE is not supported: Paimon catalogs have no temporary tables")
 	case strings.HasPrefix(se.Message, "expected ON DUPLICATE KEY ... VALUES() to reference a column"):
-		// go-mysql-server v0.20.0 binds VALUES(col) only for INSERT … VALUES.
-		return mysql.NewSQLError(mysql.ERNotSupportedYet, "42000", "%s",
-			"lakesql: VALUES(col) in ON DUPLICATE KEY UPDATE of INSERT … SELECT is not supported (go-mysql-server v0.20.0); "+
-				"use the row alias form: INSERT INTO t SELECT * FROM (SELECT …) AS new ON DUPLICATE KEY UPDATE c = new.c")
+		// lakesql rewrites VALUES(col) of a table column (builtins/odku_values.go);
+		// what is left names no column of the table.
+		return mysql.NewSQLError(mysql.ERBadFieldError, mysql.SSBadFieldError, "%s", se.Message)
 	}
 	return err
 }

@@ -24,29 +24,44 @@ import (
 // the rule removes it, and a name with a space cannot be written in SQL).
 const exactLiteralFn = "lakesql exact literal"
 
-// Parser wraps p with the literal protection.
-func Parser(p sql.Parser) sql.Parser { return &parser{Parser: p} }
+// Parser wraps p with the literal and CAST protections and the rewrite of
+// VALUES(col) in INSERT … SELECT … ON DUPLICATE KEY UPDATE (odku_values.go,
+// which asks columnsOf for the table's columns when the INSERT names none).
+func Parser(p sql.Parser, columnsOf ColumnsFunc) sql.Parser {
+	return &parser{Parser: p, columnsOf: columnsOf}
+}
 
-type parser struct{ sql.Parser }
+type parser struct {
+	sql.Parser
+	columnsOf ColumnsFunc
+}
+
+func (p *parser) fix(ctx context.Context, st ast.Statement) ast.Statement {
+	if st == nil {
+		return st
+	}
+	rewriteInsertSelectValues(ctx, st, p.columnsOf)
+	return protect(st)
+}
 
 func (p *parser) ParseSimple(query string) (ast.Statement, error) {
 	st, err := p.Parser.ParseSimple(query)
-	return protect(st), err
+	return p.fix(context.Background(), st), err
 }
 
 func (p *parser) Parse(ctx *sql.Context, query string, multi bool) (ast.Statement, string, string, error) {
 	st, q, rest, err := p.Parser.Parse(ctx, query, multi)
-	return protect(st), q, rest, err
+	return p.fix(ctx, st), q, rest, err
 }
 
 func (p *parser) ParseWithOptions(ctx context.Context, query string, delimiter rune, multi bool, options ast.ParserOptions) (ast.Statement, string, string, error) {
 	st, q, rest, err := p.Parser.ParseWithOptions(ctx, query, delimiter, multi, options)
-	return protect(st), q, rest, err
+	return p.fix(ctx, st), q, rest, err
 }
 
 func (p *parser) ParseOneWithOptions(ctx context.Context, query string, options ast.ParserOptions) (ast.Statement, int, error) {
 	st, n, err := p.Parser.ParseOneWithOptions(ctx, query, options)
-	return protect(st), n, err
+	return p.fix(ctx, st), n, err
 }
 
 func protect(st ast.Statement) ast.Statement {
