@@ -50,6 +50,8 @@ func TestServerBuiltins(t *testing.T) {
 	// planbuilder dropped it); integer MOD is exact.
 	q("SELECT CAST(d * 10000000000 AS DECIMAL(12,2)), CAST(d + 0.005 AS DECIMAL(6,2)) FROM b WHERE id = 3", "9999999999.99,2238.00")
 	q("SELECT 9223372036854775807 % 4611686018427387904, -7 % 3, 7 % -3, 5 % 0", "4611686018427387903,-1,1,NULL")
+	// A DECIMAL result of IF/GREATEST/LEAST has the aggregated scale.
+	q("SELECT IF(id > 2, d, 100), CAST(GREATEST(2237.99, 5) AS CHAR), LEAST(2237.99, 100) FROM b WHERE id = 1", "100.00,2237.99,100.00")
 	// IN compares each element as MySQL does: quoted numbers and their
 	// numeric prefixes against a BIGINT key, a string subquery column
 	// against an INT column.
