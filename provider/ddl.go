@@ -72,7 +72,7 @@ func (d *Database) CreateTable(ctx *sql.Context, name string, sch sql.PrimaryKey
 	if err != nil {
 		return err
 	}
-	return d.p.CreatePaimonTable(ctx, d.name, name, ts, false)
+	return d.p.CreatePaimonTable(ctx, d.name, name, d.p.WithTableDefaults(ts), false)
 }
 
 // DropTable implements sql.TableDropper: it deletes the table folder.

@@ -26,6 +26,7 @@ const (
 	SetOption           = schema.SetOption
 	RemoveOption        = schema.RemoveOption
 	UpdateComment       = schema.UpdateComment
+	RescaleBucket       = schema.RescaleBucket
 )
 
 // AlterPaimonTable applies changes to the latest schema of table db.name

@@ -14,6 +14,9 @@ import (
 type Options struct {
 	// ReadOnly rejects DDL and DML.
 	ReadOnly bool
+	// TableDefaults are options every new table gets unless its CREATE
+	// TABLE sets the key (WithTableDefaults).
+	TableDefaults map[string]string
 }
 
 // DefaultDatabase is created in a new warehouse.

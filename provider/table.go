@@ -284,6 +284,7 @@ func (t *Table) Partitions(ctx *sql.Context) (sql.PartitionIter, error) {
 		return nil, mapError(fmt.Errorf("table %s: %w", t.name, err))
 	}
 	t.noteRead(ctx, p)
+	noteScan(ctx, p) // observe.go
 	return sql.PartitionsToPartitionIter(scanPartition{plan: p}), nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/lakesql/lakesql/internal/metrics"
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/internal/storage"
 	"github.com/lakesql/lakesql/snapshot/manifest"
@@ -178,7 +179,9 @@ func (e *uncertainError) Unwrap() error { return e.err }
 // schemaID is the schema the changes were written with; it gives the
 // partition and key types when CommitOptions leave them nil. The snapshot
 // records the latest schema id of the branch (at least schemaID).
-func (c *Committer) Commit(ctx context.Context, schemaID schema.SchemaID, changes *CommitChanges) (*Snapshot, error) {
+func (c *Committer) Commit(ctx context.Context, schemaID schema.SchemaID, changes *CommitChanges) (s *Snapshot, err error) {
+	start, attempts, published := time.Now(), 0, false
+	defer func() { c.observeCommit(ctx, start, changes, s, published, attempts, err) }() // commit_observe.go
 	if changes == nil {
 		return nil, errors.New("snapshot: commit: nil changes")
 	}
@@ -209,6 +212,10 @@ func (c *Committer) CommitEach(ctx context.Context, schemaID schema.SchemaID, pr
 		lastErr   error
 	)
 	for attempt := 0; ; attempt++ {
+		attempts = attempt + 1
+		if attempt > 0 {
+			metrics.CommitRetries.Inc()
+		}
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -222,6 +229,7 @@ func (c *Committer) CommitEach(ctx context.Context, schemaID schema.SchemaID, pr
 		if attempt > 0 {
 			s, err := c.findCommitted(ctx, checkFrom, latest, changes, kind)
 			if err != nil || s != nil {
+				published = s != nil
 				return s, err
 			}
 		}
@@ -260,6 +268,7 @@ func (c *Committer) CommitEach(ctx context.Context, schemaID schema.SchemaID, pr
 		s, err := plan.tryCommitOnce(ctx, latest)
 		if err == nil {
 			c.writeHints(ctx, s)
+			published = true
 			return s, nil
 		}
 		var uncertain *uncertainError
