@@ -179,9 +179,7 @@ func (e *uncertainError) Unwrap() error { return e.err }
 // schemaID is the schema the changes were written with; it gives the
 // partition and key types when CommitOptions leave them nil. The snapshot
 // records the latest schema id of the branch (at least schemaID).
-func (c *Committer) Commit(ctx context.Context, schemaID schema.SchemaID, changes *CommitChanges) (s *Snapshot, err error) {
-	start, attempts, published := time.Now(), 0, false
-	defer func() { c.observeCommit(ctx, start, changes, s, published, attempts, err) }() // commit_observe.go
+func (c *Committer) Commit(ctx context.Context, schemaID schema.SchemaID, changes *CommitChanges) (*Snapshot, error) {
 	if changes == nil {
 		return nil, errors.New("snapshot: commit: nil changes")
 	}
@@ -203,7 +201,8 @@ type Prepare func(ctx context.Context, latest *Snapshot) (*CommitChanges, error)
 // their CommitUser, CommitIdentifier and kind across attempts (an earlier
 // attempt's success is recognized by them). When the first attempt's
 // changes are empty, no snapshot is made and the latest one is returned.
-func (c *Committer) CommitEach(ctx context.Context, schemaID schema.SchemaID, prepare Prepare) (*Snapshot, error) {
+func (c *Committer) CommitEach(ctx context.Context, schemaID schema.SchemaID, prepare Prepare) (s *Snapshot, err error) {
+	start, attempts, published := time.Now(), 0, false
 	var (
 		changes   *CommitChanges
 		kind      CommitKind
@@ -211,6 +210,7 @@ func (c *Committer) CommitEach(ctx context.Context, schemaID schema.SchemaID, pr
 		checkFrom SnapshotID // first id an earlier attempt could have published
 		lastErr   error
 	)
+	defer func() { c.observeCommit(ctx, start, changes, s, published, attempts, err) }() // commit_observe.go
 	for attempt := 0; ; attempt++ {
 		attempts = attempt + 1
 		if attempt > 0 {
