@@ -2,11 +2,12 @@ package sqlengine
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/dolthub/vitess/go/mysql"
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
+
+	"github.com/lakesql/lakesql/provider"
 )
 
 // handler wraps GMS's MySQL protocol handler with lakesql's query front:
@@ -125,41 +126,12 @@ func errAsOfPlaceholder() error {
 }
 
 func (h *handler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
-	return mysqlError(h.Handler.ComQuery(ctx, c, rewriteQuery(query), callback))
+	return provider.SQLError(h.Handler.ComQuery(ctx, c, rewriteQuery(query), callback))
 }
 
 func (h *handler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
 	rest, err := h.Handler.ComMultiQuery(ctx, c, rewriteQuery(query), callback)
-	return rest, mysqlError(err)
-}
-
-// mysqlError gives errors that GMS v0.20.0 reports as 1105 the codes MySQL
-// uses: syntax errors 1064, unknown columns 1054, ambiguous columns 1052,
-// read-only variables 1238, temporary tables (a missing feature) 1235.
-func mysqlError(err error) error {
-	var se *mysql.SQLError
-	if err == nil || !errors.As(err, &se) || se.Num != mysql.ERUnknownError {
-		return err
-	}
-	switch {
-	case strings.HasPrefix(se.Message, "syntax error at position"):
-		return mysql.NewSQLError(mysql.ERParseError, mysql.SSClientError, "%s", se.Message)
-	case strings.Contains(se.Message, "could not be found in any table in scope"),
-		strings.HasPrefix(se.Message, "column \"") && strings.Contains(se.Message, "could not be found"):
-		return mysql.NewSQLError(mysql.ERBadFieldError, mysql.SSBadFieldError, "%s", se.Message)
-	case strings.HasPrefix(se.Message, "ambiguous column name"):
-		return mysql.NewSQLError(mysql.ERNonUniq, mysql.SSConstraintViolation, "%s", se.Message)
-	case strings.HasSuffix(se.Message, "is a read only variable"):
-		return mysql.NewSQLError(mysql.ERIncorrectGlobalLocalVar, mysql.SSUnknownSQLState, "%s", se.Message)
-	case se.Message == "database does not support temporary tables":
-		return mysql.NewSQLError(mysql.ERNotSupportedYet, mysql.SSClientError, "%s",
-			"lakesql: CREATE TEMPORARY TABLE is not supported: Paimon catalogs have no temporary tables")
-	case strings.HasPrefix(se.Message, "expected ON DUPLICATE KEY ... VALUES() to reference a column"):
-		// lakesql rewrites VALUES(col) of a table column (builtins/odku_values.go);
-		// what is left names no column of the table.
-		return mysql.NewSQLError(mysql.ERBadFieldError, mysql.SSBadFieldError, "%s", se.Message)
-	}
-	return err
+	return rest, provider.SQLError(err)
 }
 
 func (h *handler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) ([]*querypb.Field, error) {
@@ -167,5 +139,5 @@ func (h *handler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, p
 		return nil, errAsOfPlaceholder()
 	}
 	fields, err := h.Handler.ComPrepare(ctx, c, rewriteQuery(query), prepare)
-	return fields, mysqlError(err)
+	return fields, provider.SQLError(err)
 }
