@@ -33,6 +33,9 @@ type Table struct {
 
 	filter      lsmread.Predicate
 	filterExprs []sql.Expression
+	// lookupInsert: the table is the destination of INSERT IGNORE or ON
+	// DUPLICATE KEY UPDATE (markLookupInsert).
+	lookupInsert bool
 
 	mu   sync.Mutex
 	plan *lsmread.Plan
@@ -174,7 +177,7 @@ func (t *Table) WithFilters(ctx *sql.Context, filters []sql.Expression) sql.Tabl
 
 func (t *Table) copy() *Table {
 	return &Table{db: t.db, name: t.name, base: t.base, lt: t.lt, tt: t.tt, ro: t.ro, sch: t.sch, full: t.full,
-		cols: t.cols, types: t.types, filter: t.filter, filterExprs: t.filterExprs}
+		cols: t.cols, types: t.types, filter: t.filter, filterExprs: t.filterExprs, lookupInsert: t.lookupInsert}
 }
 
 func (t *Table) scanSpec() lsmread.ScanSpec {
