@@ -79,6 +79,11 @@ type TableWrite struct {
 	ignoreDelete       bool
 	ignoreUpdateBefore bool
 
+	// lookup is what compaction of the table looks up; writeOnly is
+	// write-only (no compaction by the writer).
+	lookup    LookupStrategy
+	writeOnly bool
+
 	partitions map[string]*partitionState
 	partOrder  []*partitionState
 	bufBytes   int64
@@ -187,6 +192,9 @@ func NewTableWrite(ctx context.Context, st storage.Storage, sch *schema.TableSch
 			return nil, fmt.Errorf("lsmwrite: primary key: %w", err)
 		}
 	}
+	if w.writeOnly, err = sch.Options.WriteOnly(); err != nil {
+		return nil, err
+	}
 	modes, err := parseStatsModes(sch)
 	if err != nil {
 		return nil, err
@@ -205,6 +213,9 @@ func NewTableWrite(ctx context.Context, st storage.Storage, sch *schema.TableSch
 		w.keyCmp = kv.NewKeyComparator(keyTypes)
 		w.seqCmp = w.mff.SequenceComparator()
 		w.ignoreDelete = core.IgnoreDelete
+		if w.lookup, err = LookupStrategyOf(core, sch.Options); err != nil {
+			return nil, err
+		}
 		if w.ignoreUpdateBefore, err = boolOption(sch.Options, optIgnoreUpdateBefore); err != nil {
 			return nil, err
 		}
@@ -680,5 +691,24 @@ func (w *TableWrite) Commit(ctx context.Context) (*snapshot.Snapshot, error) {
 		}
 		return nil, err
 	}
+	if s != nil && w.needsLevel0Compaction() {
+		return w.compactLevel0After(ctx, s, w.touchedBuckets())
+	}
 	return s, nil
+}
+
+// touchedBuckets lists the (partition, bucket) pairs the write wrote to.
+func (w *TableWrite) touchedBuckets() []BucketRef {
+	var out []BucketRef
+	for _, p := range w.partOrder {
+		bks := make([]int32, 0, len(p.buckets))
+		for b := range p.buckets {
+			bks = append(bks, b)
+		}
+		slices.Sort(bks)
+		for _, b := range bks {
+			out = append(out, BucketRef{Partition: string(p.row), Bucket: manifest.Bucket(b)})
+		}
+	}
+	return out
 }
