@@ -267,6 +267,10 @@ func (w *TableWrite) Write(ctx context.Context, kind kv.RowKind, row []any) erro
 		}
 	} else if !kind.IsAdd() && (w.ignoreDelete || (kind == kv.UpdateBefore && w.ignoreUpdateBefore)) {
 		return nil // TableWriteImpl's RowKindFilter
+	} else if !kind.IsAdd() {
+		if err := w.checkRetract(kind, row); err != nil {
+			return err
+		}
 	}
 	p, err := w.partition(ctx, row)
 	if err != nil {
@@ -298,6 +302,22 @@ func (w *TableWrite) Write(ctx context.Context, kind kv.RowKind, row []any) erro
 	w.bufBytes += sz
 	if w.bufBytes > w.core.WriteBufferSize {
 		return w.flushLargest(ctx)
+	}
+	return nil
+}
+
+// checkRetract refuses a retract record the table's merge engine cannot
+// take (partial-update without remove-record-on-delete or sequence groups,
+// first-row without ignore-delete, aggregate functions without retraction):
+// Java writes it and fails when the key is next merged, by a read or a
+// compaction, which would leave the key (and, for tables compacted on
+// write, the whole bucket) failing until the table is rewritten. lakesql
+// fails the write instead, with the merge engine's message.
+func (w *TableWrite) checkRetract(kind kv.RowKind, row []any) error {
+	mf := w.mff.New()
+	mf.Reset()
+	if err := mf.Add(kv.KeyValue{Kind: kind, Value: row, Level: -1}); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidRow, err)
 	}
 	return nil
 }

@@ -55,7 +55,7 @@ func (t *Table) newEditor(ctx *sql.Context, mode editMode) *editor {
 		e.lookup = true
 	}
 	if (mode == modeUpdate || mode == modeDelete) && len(t.sch.PrimaryKeys) == 0 {
-		e.err = fmt.Errorf("lakesql: UPDATE and DELETE on append table %s need deletion vectors, which lakesql does not write yet", t.name)
+		e.err = notSupported(fmt.Sprintf("lakesql: UPDATE and DELETE on append table %s need deletion vectors, which lakesql does not write yet", t.name))
 	}
 	return e
 }
@@ -167,6 +167,10 @@ func (e *editor) Insert(ctx *sql.Context, row sql.Row) error {
 func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
 	if e.err != nil {
 		return e.err
+	}
+	if mergeEngine(e.t.sch) == schema.MergeEngineFirstRow {
+		// Spark's Paimon UPDATE and MERGE refuse first-row tables too.
+		return notSupported(fmt.Sprintf("lakesql: UPDATE of table %s: merge-engine = first-row keeps the first row of each key, which an update cannot change", e.t.name))
 	}
 	o, err := e.paimonRow(old)
 	if err != nil {
