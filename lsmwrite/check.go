@@ -42,10 +42,6 @@ func CheckWritable(sch *schema.TableSchema) error {
 	opts := sch.Options
 	pk := sch.IsPrimaryKeyTable()
 
-	if core.DeletionVectorsEnabled && !pk {
-		add(fmt.Errorf("%w: table option %s=true on an append table: lakesql does not maintain deletion vectors of append tables yet",
-			ErrUnsupported, schema.OptDeletionVectorsEnabled))
-	}
 	if pk && core.MergeEngine == schema.MergeEngineFirstRow && core.DeletionVectorsEnabled {
 		// Java KeyValueFileStoreWrite refuses it too.
 		add(fmt.Errorf("%w: table option %s=true with merge-engine=first-row: the first-row merge engine does not need deletion vectors (it never deletes old data); Paimon refuses the combination as well",

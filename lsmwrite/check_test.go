@@ -41,6 +41,8 @@ func TestCheckWritable(t *testing.T) {
 		{"pk dv 64", testSchema([]string{"k"}, nil, map[string]string{"bucket": "2", "deletion-vectors.enabled": "true", "deletion-vectors.bitmap64": "true"})},
 		{"pk dv dynamic", testSchema([]string{"k", "p"}, []string{"p"}, map[string]string{"deletion-vectors.enabled": "true", "merge-engine": "partial-update"})},
 		{"first-row", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "merge-engine": "first-row"})},
+		{"append dv", testSchema(nil, []string{"p"}, map[string]string{"deletion-vectors.enabled": "true"})},
+		{"append bucketed dv", testSchema(nil, nil, map[string]string{"bucket": "2", "bucket-key": "k", "deletion-vectors.enabled": "true"})},
 	}
 	for _, c := range ok {
 		if err := lsmwrite.CheckWritable(c.s); err != nil {

@@ -232,6 +232,18 @@ type compactBucket struct {
 	// dvm holds the bucket's deletion vectors (tables with deletion
 	// vectors; nil otherwise): inputs are read with them applied.
 	dvm *bucketDvMaintainer
+	// appendDV holds the deletion vectors of the partition of a
+	// bucket-unaware append table with deletion vectors.
+	appendDV *appendDvMaintainer
+}
+
+// appendDeletionVector is the deletion vector of a data file of an append
+// table's bucket, or nil.
+func (b *compactBucket) appendDeletionVector(ctx context.Context, file string) (dv.DeletionVector, error) {
+	if b.appendDV != nil {
+		return b.appendDV.deletionVectorOf(ctx, b.c.idx, file)
+	}
+	return b.deletionVector(file), nil
 }
 
 // deletionVector is the deletion vector of a data file of the bucket, or

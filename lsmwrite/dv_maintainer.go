@@ -87,21 +87,46 @@ func (x *indexFiles) writeDV(ctx context.Context, partition manifest.SerializedR
 	if err != nil {
 		return manifest.IndexManifestEntry{}, fmt.Errorf("lsmwrite: deletion vectors of bucket %d: %w", bucket, err)
 	}
+	return x.writeDVFile(ctx, partition, partPath, bucket, dv.IndexFile{Data: data, Ranges: ranges})
+}
+
+// writeDVRolling writes dvs into index files rolling at
+// deletion-vector.index-file.target-size (Java writeWithRolling, used for
+// bucket-unaware append tables); no dvs write nothing.
+func (x *indexFiles) writeDVRolling(ctx context.Context, partition manifest.SerializedRow, partPath string, bucket manifest.Bucket,
+	dvs []dv.NamedDV) ([]manifest.IndexManifestEntry, error) {
+	files, err := dv.WriteIndexFilesNative(dvs, x.targetSize)
+	if err != nil {
+		return nil, fmt.Errorf("lsmwrite: deletion vectors: %w", err)
+	}
+	out := make([]manifest.IndexManifestEntry, 0, len(files))
+	for _, f := range files {
+		e, err := x.writeDVFile(ctx, partition, partPath, bucket, f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+func (x *indexFiles) writeDVFile(ctx context.Context, partition manifest.SerializedRow, partPath string, bucket manifest.Bucket,
+	f dv.IndexFile) (manifest.IndexManifestEntry, error) {
 	name := x.names.Next()
 	p := x.path(partPath, bucket, name)
-	if err := x.st.WriteAll(ctx, p, data); err != nil {
+	if err := x.st.WriteAll(ctx, p, f.Data); err != nil {
 		return manifest.IndexManifestEntry{}, fmt.Errorf("lsmwrite: write deletion vector index %s: %w", p, err)
 	}
 	*x.created = append(*x.created, p)
-	metas := make([]manifest.DeletionVectorMeta, len(ranges))
-	for i, r := range ranges {
+	metas := make([]manifest.DeletionVectorMeta, len(f.Ranges))
+	for i, r := range f.Ranges {
 		card := r.Cardinality
 		metas[i] = manifest.DeletionVectorMeta{DataFileName: r.FileName, Offset: r.Offset, Length: r.Length, Cardinality: &card}
 	}
 	return manifest.IndexManifestEntry{
 		Kind: manifest.FileKindAdd, Partition: partition, Bucket: bucket,
 		IndexFile: manifest.IndexFileMeta{
-			IndexType: manifest.IndexTypeDeletionVectors, FileName: name, FileSize: int64(len(data)),
+			IndexType: manifest.IndexTypeDeletionVectors, FileName: name, FileSize: int64(len(f.Data)),
 			RowCount: int64(len(metas)), DVRanges: metas,
 		},
 	}, nil

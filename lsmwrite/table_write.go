@@ -83,6 +83,10 @@ type TableWrite struct {
 	// write-only (no compaction by the writer).
 	lookup    LookupStrategy
 	writeOnly bool
+	// dvAppend: an append table with deletion vectors (row-level deletes).
+	dvAppend bool
+	rowEnc   *rowEncoder
+	idx      *indexFiles
 
 	partitions map[string]*partitionState
 	partOrder  []*partitionState
@@ -107,6 +111,9 @@ type partitionState struct {
 	baseTotal  map[int32]int32
 	index      *partitionIndex                       // dynamic bucket only
 	oldIndex   map[int32]manifest.IndexManifestEntry // dynamic bucket only
+	// baseFiles are the live files by bucket (append tables with deletion
+	// vectors: the files a delete looks for its rows in).
+	baseFiles map[int32][]manifest.DataFileMeta
 }
 
 // bucketState is the writer of one (partition, bucket).
@@ -118,6 +125,7 @@ type bucketState struct {
 	bytes     int64
 	data      *rollingWriter
 	changelog *rollingWriter // changelog-producer=input
+	deletes   *appendDeletes // rows deleted (append tables with deletion vectors)
 }
 
 // NewTableWrite returns a writer of one transaction on the table rooted at
@@ -195,6 +203,7 @@ func NewTableWrite(ctx context.Context, st storage.Storage, sch *schema.TableSch
 	if w.writeOnly, err = sch.Options.WriteOnly(); err != nil {
 		return nil, err
 	}
+	w.dvAppend = !pk && core.DeletionVectorsEnabled
 	modes, err := parseStatsModes(sch)
 	if err != nil {
 		return nil, err
@@ -262,7 +271,7 @@ func (w *TableWrite) Write(ctx context.Context, kind kv.RowKind, row []any) erro
 		}
 	}
 	if !w.spec.pk {
-		if kind != kv.Insert {
+		if kind != kv.Insert && !w.dvAppend {
 			return fmt.Errorf("%w: append table %s accepts only inserts, got %v", ErrInvalidRow, "rows", kind)
 		}
 	} else if !kind.IsAdd() && (w.ignoreDelete || (kind == kv.UpdateBefore && w.ignoreUpdateBefore)) {
@@ -283,6 +292,9 @@ func (w *TableWrite) Write(ctx context.Context, kind kv.RowKind, row []any) erro
 	bs, err := w.bucketState(p, b)
 	if err != nil {
 		return err
+	}
+	if !w.spec.pk && !kind.IsAdd() {
+		return w.deleteAppendRow(bs, row)
 	}
 	seq := bs.nextSeq
 	bs.nextSeq++
@@ -385,8 +397,14 @@ func (w *TableWrite) restore(ctx context.Context, p *partitionState) error {
 	if err != nil {
 		return fmt.Errorf("lsmwrite: restore partition %q: %w", p.path, err)
 	}
+	if w.dvAppend {
+		p.baseFiles = map[int32][]manifest.DataFileMeta{}
+	}
 	for _, e := range live {
 		b := int32(e.Bucket)
+		if p.baseFiles != nil {
+			p.baseFiles[b] = append(p.baseFiles[b], e.File)
+		}
 		if cur, ok := p.baseMaxSeq[b]; !ok || e.File.MaxSequenceNumber > cur {
 			p.baseMaxSeq[b] = e.File.MaxSequenceNumber
 		}
@@ -610,6 +628,13 @@ func (w *TableWrite) Prepare(ctx context.Context) (*snapshot.CommitChanges, erro
 					})
 				}
 			}
+		}
+		if w.dvAppend {
+			changes, err := w.resolveAppendDeletes(ctx, p)
+			if err != nil {
+				return nil, err
+			}
+			ch.IndexChanges = append(ch.IndexChanges, changes...)
 		}
 		if p.index != nil {
 			changes, err := w.writeHashIndex(ctx, p)

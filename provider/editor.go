@@ -54,8 +54,8 @@ func (t *Table) newEditor(ctx *sql.Context, mode editMode) *editor {
 	if mode == modeInsert && len(t.sch.PrimaryKeys) > 0 && lookupInsert.MatchString(ctx.Query()) {
 		e.lookup = true
 	}
-	if (mode == modeUpdate || mode == modeDelete) && len(t.sch.PrimaryKeys) == 0 {
-		e.err = notSupported(fmt.Sprintf("lakesql: UPDATE and DELETE on append table %s need deletion vectors, which lakesql does not write yet", t.name))
+	if (mode == modeUpdate || mode == modeDelete) && len(t.sch.PrimaryKeys) == 0 && !deletionVectors(t.sch) {
+		e.err = notSupported(fmt.Sprintf("lakesql: UPDATE and DELETE on append table %s need deletion vectors: create the table with 'deletion-vectors.enabled' = 'true'", t.name))
 	}
 	return e
 }
@@ -184,6 +184,17 @@ func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
 		return err
 	}
 	idx := keyIndexes(e.t.sch)
+	if len(e.t.sch.PrimaryKeys) == 0 {
+		// An append table (with deletion vectors): the old row's position
+		// is deleted, the new row appended.
+		if keyString(e.t.sch, idx, o) == keyString(e.t.sch, idx, n) {
+			return nil
+		}
+		if err := e.add(ctx, kv.Delete, o, true); err != nil {
+			return err
+		}
+		return e.add(ctx, kv.Insert, n, false)
+	}
 	if keyString(e.t.sch, idx, o) != keyString(e.t.sch, idx, n) {
 		if err := e.add(ctx, kv.Delete, o, true); err != nil {
 			return err
@@ -210,6 +221,11 @@ func (e *editor) Delete(ctx *sql.Context, row sql.Row) error {
 		return err
 	}
 	return e.add(ctx, kv.Delete, r, true)
+}
+
+func deletionVectors(sch *schema.TableSchema) bool {
+	core, err := sch.Options.Core()
+	return err == nil && core.DeletionVectorsEnabled
 }
 
 func mergeEngine(sch *schema.TableSchema) schema.MergeEngine {

@@ -37,6 +37,23 @@ func (t *Table) overlayRows(ctx *sql.Context, ops []txOp) (sql.RowIter, error) {
 	idx := keyIndexes(t.sch)
 	byKey := map[string][]txOp{}
 	var order []string
+	// Append tables: the pending inserts, and how many copies of each
+	// committed row the transaction deleted.
+	var deleted map[string]int
+	if !pk {
+		net := netAppendOps(t.sch, ops)
+		ops = ops[:0:0]
+		for _, op := range net {
+			if op.kind.IsAdd() {
+				ops = append(ops, op)
+				continue
+			}
+			if deleted == nil {
+				deleted = map[string]int{}
+			}
+			deleted[keyString(t.sch, idx, op.row)]++
+		}
+	}
 	if pk {
 		for _, op := range ops {
 			k := keyString(t.sch, idx, op.row)
@@ -72,6 +89,12 @@ func (t *Table) overlayRows(ctx *sql.Context, ops []txOp) (sql.RowIter, error) {
 					if ok {
 						rows = append(rows, merged)
 					}
+					continue
+				}
+			} else if deleted != nil {
+				k := keyString(t.sch, idx, row)
+				if deleted[k] > 0 {
+					deleted[k]--
 					continue
 				}
 			}

@@ -287,6 +287,9 @@ func (tt *txTable) commitOnce(ctx context.Context, ops []txOp) error {
 	// committed row (a retracted aggregate, a partial update's NULL). Such
 	// records go to separate level-0 files, merged in order at read time.
 	idx := keyIndexes(tt.sch)
+	if len(tt.sch.PrimaryKeys) == 0 {
+		ops = netAppendOps(tt.sch, ops)
+	}
 	seen := map[string]bool{}
 	retracted := map[string]bool{}
 	for _, op := range ops {
@@ -408,3 +411,49 @@ func canonValue(t *schema.DataType, v any) string {
 }
 
 func isEOF(err error) bool { return errors.Is(err, io.EOF) }
+
+// netAppendOps folds a transaction's records on an append table (with
+// deletion vectors): a delete takes back the latest pending insert of an
+// equal row, if any; the rest are the inserts still pending, in order, and
+// the deletes of committed rows (which the write looks up in the table's
+// files).
+func netAppendOps(sch *schema.TableSchema, ops []txOp) []txOp {
+	hasDelete := false
+	for _, op := range ops {
+		if !op.kind.IsAdd() {
+			hasDelete = true
+			break
+		}
+	}
+	if !hasDelete {
+		return ops
+	}
+	idx := keyIndexes(sch)
+	out := make([]txOp, 0, len(ops))
+	live := make([]bool, 0, len(ops))
+	pending := map[string][]int{} // row text → positions in out of live inserts
+	for _, op := range ops {
+		k := keyString(sch, idx, op.row)
+		if op.kind.IsAdd() {
+			pending[k] = append(pending[k], len(out))
+			out = append(out, txOp{kind: kv.Insert, row: op.row})
+			live = append(live, true)
+			continue
+		}
+		if ps := pending[k]; len(ps) > 0 {
+			live[ps[len(ps)-1]] = false
+			pending[k] = ps[:len(ps)-1]
+			continue
+		}
+		out = append(out, txOp{kind: kv.Delete, row: op.row})
+		live = append(live, true)
+	}
+	n := 0
+	for i, op := range out {
+		if live[i] {
+			out[n] = op
+			n++
+		}
+	}
+	return out[:n]
+}

@@ -94,6 +94,16 @@ func WriteIndexFileNative(dvs []NamedDV) ([]byte, []Range, error) {
 // exceeds targetSize bytes (Java writeWithRolling): a file is closed right
 // after the blob that takes it past targetSize. No dvs give no files.
 func WriteIndexFiles(dvs []NamedDV, bitmap64 bool, targetSize int64) ([]IndexFile, error) {
+	return writeIndexFiles(dvs, func(DeletionVector) bool { return bitmap64 }, targetSize)
+}
+
+// WriteIndexFilesNative is WriteIndexFiles writing every DV in its own
+// format (see WriteIndexFileNative).
+func WriteIndexFilesNative(dvs []NamedDV, targetSize int64) ([]IndexFile, error) {
+	return writeIndexFiles(dvs, func(d DeletionVector) bool { return d != nil && d.Bitmap64() }, targetSize)
+}
+
+func writeIndexFiles(dvs []NamedDV, bitmap64 func(DeletionVector) bool, targetSize int64) ([]IndexFile, error) {
 	var out []IndexFile
 	seen := make(map[string]struct{}, len(dvs))
 	var cur IndexFile
@@ -102,7 +112,7 @@ func WriteIndexFiles(dvs []NamedDV, bitmap64 bool, targetSize int64) ([]IndexFil
 			cur.Data = []byte{IndexFileVersion}
 		}
 		var err error
-		cur.Data, cur.Ranges, err = appendNamed(cur.Data, cur.Ranges, seen, n, bitmap64)
+		cur.Data, cur.Ranges, err = appendNamed(cur.Data, cur.Ranges, seen, n, bitmap64(n.DV))
 		if err != nil {
 			return nil, err
 		}

@@ -254,6 +254,7 @@ type RowReader struct {
 	rows   [][]any
 	n, i   int
 	pos    int64 // file position of rows[0]
+	last   int64 // file position of the row returned last
 	full   []any
 }
 
@@ -303,6 +304,7 @@ func (it *RowReader) Next() ([]any, error) {
 			if err := it.r.mapRow(it.layout, it.rows[i], it.full); err != nil {
 				return nil, err
 			}
+			it.last = it.pos + int64(i)
 			return it.full, nil
 		}
 		if it.fr == nil {
@@ -317,6 +319,9 @@ func (it *RowReader) Next() ([]any, error) {
 		return nil, err
 	}
 }
+
+// Position is the file row position of the row Next returned last.
+func (it *RowReader) Position() int64 { return it.last }
 
 // Close releases the file. It is safe to call more than once.
 func (it *RowReader) Close() error {
