@@ -117,7 +117,9 @@ func (m *appendDvMaintainer) notifyNewDeletionVector(ctx context.Context, x *ind
 // by new ones holding its unchanged DVs (DELETE of the old, ADDs of the
 // new), and the new DVs go to new index files (ADDs).
 func (m *appendDvMaintainer) persist(ctx context.Context, x *indexFiles) ([]manifest.IndexManifestEntry, error) {
-	var out []manifest.IndexManifestEntry
+	// DELETEs first: the combination of a bucket-unaware index manifest
+	// checks that a data file never has two DVs at once.
+	var dels, out []manifest.IndexManifestEntry
 	touched := make([]string, 0, len(m.touched))
 	for name := range m.touched {
 		touched = append(touched, name)
@@ -141,7 +143,7 @@ func (m *appendDvMaintainer) persist(ctx context.Context, x *indexFiles) ([]mani
 		out = append(out, adds...)
 		old := m.entries[name]
 		old.Kind = manifest.FileKindDelete
-		out = append(out, old)
+		dels = append(dels, old)
 	}
 	named := make([]dv.NamedDV, 0, len(m.newDVs))
 	for name, v := range m.newDVs {
@@ -152,7 +154,7 @@ func (m *appendDvMaintainer) persist(ctx context.Context, x *indexFiles) ([]mani
 	if err != nil {
 		return nil, err
 	}
-	return append(out, adds...), nil
+	return append(append(dels, out...), adds...), nil
 }
 
 // appendDeletes are the rows a write deletes from one (partition, bucket)

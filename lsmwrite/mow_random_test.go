@@ -347,3 +347,143 @@ func diffRows(got, want []string) string {
 	}
 	return b.String()
 }
+
+// TestAppendDeletionVectorsRandomHistory runs seeded random histories of
+// inserts, row deletes (duplicates included) and compactions on append
+// tables with deletion vectors — bucket-unaware (partitioned, tiny DV
+// index files that roll) and bucketed, 32 and 64-bit — against a multiset
+// model, at every snapshot.
+func TestAppendDeletionVectorsRandomHistory(t *testing.T) {
+	seed := randomSeed(t)
+	steps := 30
+	if os.Getenv("LAKESQL_LONG") != "" {
+		steps = 200
+	}
+	configs := []mowConfig{
+		{name: "unaware32", options: map[string]string{"deletion-vectors.enabled": "true", "deletion-vector.index-file.target-size": "40 b",
+			"target-file-size": "2 kb", "compaction.min.file-num": "2"}, part: true},
+		{name: "unaware64", options: map[string]string{"deletion-vectors.enabled": "true", "deletion-vectors.bitmap64": "true"}},
+		{name: "bucketed32", options: map[string]string{"deletion-vectors.enabled": "true", "bucket": "3", "bucket-key": "k",
+			"compaction.min.file-num": "2"}, part: true},
+		{name: "bucketed64-in-data-dir", options: map[string]string{"deletion-vectors.enabled": "true", "bucket": "2", "bucket-key": "k",
+			"deletion-vectors.bitmap64": "true", "index-file-in-data-file-dir": "true"}},
+	}
+	for i, cfg := range configs {
+		t.Run(cfg.name, func(t *testing.T) {
+			s := seed + uint64(i)
+			defer func() {
+				if t.Failed() {
+					t.Logf("seed %d (LAKESQL_SEED=%d reproduces the whole test)", s, seed)
+				}
+			}()
+			runAppendDVHistory(t, cfg, s, steps)
+		})
+	}
+}
+
+func runAppendDVHistory(t *testing.T, cfg mowConfig, seed uint64, steps int) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(seed, seed^0x5bd1e995))
+	st := memStorage(t)
+	ts := &schema.TableSchema{
+		Version: schema.SchemaVersionCurrent,
+		Fields: []schema.DataField{
+			{ID: 0, Name: "k", Type: schema.AtomicType(schema.TypeInt)},
+			{ID: 1, Name: "p", Type: schema.AtomicType(schema.TypeInt).WithNullable(false)},
+			{ID: 2, Name: "v", Type: schema.AtomicType(schema.TypeBigInt)},
+		},
+		HighestFieldID: 2,
+		Options:        map[string]string{},
+	}
+	for k, v := range cfg.options {
+		ts.Options[k] = v
+	}
+	if cfg.part {
+		ts.PartitionKeys = []string{"p"}
+	}
+	if err := snapshot.NewSchemaManager(st, "").Commit(ctx, ts); err != nil {
+		t.Fatal(err)
+	}
+	tbl := snapshot.OpenTable(st, "")
+	rt := lsmread.OpenTable(st, "")
+	var model [][]any // the rows, a multiset
+	history := map[snapshot.SnapshotID][]string{}
+	text := func(rows [][]any) []string {
+		out := make([]string, len(rows))
+		for i, r := range rows {
+			out[i] = fmt.Sprint(r)
+		}
+		slices.Sort(out)
+		return out
+	}
+	for step := 0; step < steps; step++ {
+		if rng.IntN(6) == 0 {
+			out, err := lsmwrite.Compact(ctx, tbl, lsmwrite.CompactRequest{Full: rng.IntN(2) == 0})
+			if err != nil {
+				t.Fatalf("step %d: compact: %v", step, err)
+			}
+			if out.Snapshot != nil {
+				history[out.Snapshot.ID] = text(model)
+			}
+		} else {
+			base, err := tbl.Snapshots().Latest(ctx)
+			if errors.Is(err, snapshot.ErrSnapshotNotFound) {
+				base = nil
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			w, err := lsmwrite.NewTableWrite(ctx, st, ts, base, lsmwrite.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Deletes pick rows of the committed table (a row may be
+			// deleted once per copy); inserts add rows, often duplicates.
+			committed := slices.Clone(model)
+			for j, n := 0, rng.IntN(8); j < n && len(committed) > 0; j++ {
+				i := rng.IntN(len(committed))
+				row := committed[i]
+				committed = slices.Delete(committed, i, i+1)
+				if err := w.Write(ctx, kv.Delete, slices.Clone(row)); err != nil {
+					t.Fatal(err)
+				}
+				i = slices.IndexFunc(model, func(r []any) bool { return fmt.Sprint(r) == fmt.Sprint(row) })
+				model = slices.Delete(model, i, i+1)
+			}
+			for j, n := 0, rng.IntN(40); j < n; j++ {
+				row := []any{int32(rng.IntN(30)), int32(rng.IntN(3)), int64(rng.IntN(4))}
+				if !cfg.part {
+					row[1] = int32(0)
+				}
+				if rng.IntN(10) == 0 {
+					row[0] = nil
+				}
+				if err := w.Write(ctx, kv.Insert, row); err != nil {
+					t.Fatal(err)
+				}
+				model = append(model, slices.Clone(row))
+			}
+			snap, err := w.Commit(ctx)
+			if err != nil {
+				t.Fatalf("step %d: commit: %v", step, err)
+			}
+			if snap != nil {
+				history[snap.ID] = text(model)
+			}
+		}
+		latest, err := tbl.Snapshots().Latest(ctx)
+		if errors.Is(err, snapshot.ErrSnapshotNotFound) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := readAll(ctx, t, rt, latest.ID), text(model); !slices.Equal(got, want) {
+			t.Fatalf("step %d, snapshot %d: read %d rows, model %d\n%s", step, latest.ID, len(got), len(want), diffRows(got, want))
+		}
+	}
+	for id, want := range history {
+		if got := readAll(ctx, t, rt, id); !slices.Equal(got, want) {
+			t.Fatalf("time travel to snapshot %d: read %d rows, model %d\n%s", id, len(got), len(want), diffRows(got, want))
+		}
+	}
+}
