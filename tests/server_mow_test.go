@@ -114,7 +114,7 @@ func TestServerMergeOnWrite(t *testing.T) {
 			m.want("SELECT count(*) FROM o AS OF 1", "0")
 			m.want("SELECT * FROM o AS OF 3 ORDER BY id", "1|a|1", "2|b|2", "3|c|3", "4|d|4")
 			m.want("SELECT * FROM o AS OF 4 WHERE id = 3", "3|c|30")
-					m.want("SELECT count(*) FROM `o$files` WHERE level = 0", "0")
+			m.want("SELECT count(*) FROM `o$files` WHERE level = 0", "0")
 
 			// The deletion vectors: one index file per bucket, in the
 			// bitmap format the table asks for.

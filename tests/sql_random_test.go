@@ -122,7 +122,7 @@ type rhConfig struct {
 	engine      string
 	bucket      string
 	partitioned bool
-	oracle      bool // deduplicate only: MySQL-meaning statements, also run on GMS memory
+	oracle      bool   // deduplicate only: MySQL-meaning statements, also run on GMS memory
 	dv          string // "32" or "64": deletion vectors (merge-on-write) with that bitmap
 }
 
