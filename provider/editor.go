@@ -44,7 +44,9 @@ type editor struct {
 	// aggregation: the table's merge engine folds every record, so an
 	// UPDATE retracts the old row first.
 	aggregation bool
-	keyIdx      []int
+	// firstRow: a first-row table, whose rows an UPDATE cannot change.
+	firstRow bool
+	keyIdx   []int
 	oldKey      []byte
 	newKey      []byte
 }
@@ -60,8 +62,11 @@ func (t *Table) newEditor(ctx *sql.Context, mode editMode) *editor {
 	if mode == modeInsert && len(t.sch.PrimaryKeys) > 0 && t.lookupInsert {
 		e.lookup = true
 	}
-	if (mode == modeUpdate || mode == modeDelete) && len(t.sch.PrimaryKeys) == 0 {
-		e.err = fmt.Errorf("lakesql: UPDATE and DELETE on append table %s need deletion vectors, which lakesql does not write yet", t.name)
+	if (mode == modeUpdate || mode == modeDelete) && len(t.sch.PrimaryKeys) == 0 && !deletionVectors(t.sch) {
+		e.err = notSupported(fmt.Sprintf("lakesql: UPDATE and DELETE on append table %s need deletion vectors: create the table with 'deletion-vectors.enabled' = 'true'", t.name))
+	}
+	if mode == modeUpdate {
+		e.firstRow = mergeEngine(t.sch) == schema.MergeEngineFirstRow
 	}
 	return e
 }
@@ -209,6 +214,10 @@ func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
 	if e.err != nil {
 		return e.err
 	}
+	if e.firstRow {
+		// Spark's Paimon UPDATE and MERGE refuse first-row tables too.
+		return notSupported(fmt.Sprintf("lakesql: UPDATE of table %s: merge-engine = first-row keeps the first row of each key, which an update cannot change", e.t.name))
+	}
 	o, err := e.paimonRow(old)
 	if err != nil {
 		return err
@@ -222,6 +231,17 @@ func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
 	}
 	e.oldKey = kv.AppendKey(e.oldKey[:0], o, e.keyIdx)
 	e.newKey = kv.AppendKey(e.newKey[:0], n, e.keyIdx)
+	if len(e.t.sch.PrimaryKeys) == 0 {
+		// An append table (with deletion vectors): the old row's position
+		// is deleted and the new row appended.
+		if bytes.Equal(e.oldKey, e.newKey) {
+			return nil
+		}
+		if err := e.add(ctx, kv.Delete, o, true); err != nil {
+			return err
+		}
+		return e.add(ctx, kv.Insert, n, false)
+	}
 	if !bytes.Equal(e.oldKey, e.newKey) {
 		if err := e.add(ctx, kv.Delete, o, true); err != nil {
 			return err
@@ -248,6 +268,11 @@ func (e *editor) Delete(ctx *sql.Context, row sql.Row) error {
 		return err
 	}
 	return e.add(ctx, kv.Delete, r, true)
+}
+
+func deletionVectors(sch *schema.TableSchema) bool {
+	core, err := sch.Options.Core()
+	return err == nil && core.DeletionVectorsEnabled
 }
 
 func mergeEngine(sch *schema.TableSchema) schema.MergeEngine {
