@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/lakesql/lakesql/internal/metrics"
 	"github.com/lakesql/lakesql/internal/storage"
 	"github.com/lakesql/lakesql/snapshot/manifest"
 )
@@ -14,13 +15,16 @@ import (
 // makes repeated planning — point lookups, lookup joins, key checks of
 // INSERT IGNORE — cost a snapshot read instead of a manifest decode.
 //
-// The cache holds at most maxCachedEntries decoded records and evicts the
-// oldest files first. Cached slices are shared and must not be modified.
+// The cache holds at most maxEntries decoded records (SetManifestCacheEntries;
+// DefaultManifestCacheEntries) and evicts the oldest files first. Cached
+// slices are shared and must not be modified. Lookups count in
+// lakesql_manifest_cache_{hits,misses}_total.
 type manifestCache struct {
-	mu      sync.Mutex
-	files   map[string]cachedManifest
-	order   []string
-	entries int
+	mu         sync.Mutex
+	files      map[string]cachedManifest
+	order      []string
+	entries    int
+	maxEntries int
 }
 
 type cachedManifest struct {
@@ -30,27 +34,48 @@ type cachedManifest struct {
 	n       int
 }
 
-const maxCachedEntries = 1 << 20
+// DefaultManifestCacheEntries is the default bound of the decoded-manifest
+// cache, in records (about 1 KiB each for a data-file entry).
+const DefaultManifestCacheEntries = 1 << 20
 
-var manifests = &manifestCache{files: map[string]cachedManifest{}}
+var manifests = &manifestCache{files: map[string]cachedManifest{}, maxEntries: DefaultManifestCacheEntries}
+
+// SetManifestCacheEntries bounds the process-wide decoded-manifest cache to
+// n records (0 disables it), evicting what no longer fits.
+func SetManifestCacheEntries(n int) {
+	c := manifests
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.maxEntries = max(n, 0)
+	c.evictLocked()
+}
 
 func (c *manifestCache) get(key string) (cachedManifest, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	m, ok := c.files[key]
+	if ok {
+		metrics.ManifestCacheHits.Inc()
+	} else {
+		metrics.ManifestCacheMisses.Inc()
+	}
 	return m, ok
 }
 
 func (c *manifestCache) put(key string, m cachedManifest) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.files[key]; ok || m.n > maxCachedEntries/4 {
+	if _, ok := c.files[key]; ok || m.n > c.maxEntries/4 {
 		return
 	}
 	c.files[key] = m
 	c.order = append(c.order, key)
 	c.entries += m.n
-	for c.entries > maxCachedEntries && len(c.order) > 0 {
+	c.evictLocked()
+}
+
+func (c *manifestCache) evictLocked() {
+	for c.entries > c.maxEntries && len(c.order) > 0 {
 		old := c.order[0]
 		c.order = c.order[1:]
 		c.entries -= c.files[old].n
@@ -60,56 +85,45 @@ func (c *manifestCache) put(key string, m cachedManifest) {
 
 func cacheKey(st storage.Storage, name string) string { return st.URL() + "|" + name }
 
-// CachedManifestList reads (or finds cached) a manifest list.
-func CachedManifestList(ctx context.Context, st storage.Storage, name string) ([]manifest.ManifestFileMeta, error) {
+// cachedRead returns what get finds in the cached record of name, or
+// reads and decodes the file and caches it with set.
+func cachedRead[T any](ctx context.Context, st storage.Storage, name, what string,
+	decode func(data []byte, name string) ([]T, error), get func(cachedManifest) []T, set func([]T) cachedManifest) ([]T, error) {
 	key := cacheKey(st, name)
 	if m, ok := manifests.get(key); ok {
-		return m.lists, nil
+		return get(m), nil
 	}
 	data, err := st.ReadAll(ctx, manifest.Path(name))
 	if err != nil {
-		return nil, fmt.Errorf("snapshot: read manifest list %s: %w", name, err)
+		return nil, fmt.Errorf("snapshot: read %s %s: %w", what, name, err)
 	}
-	ms, err := manifest.ReadManifestList(data, name)
+	out, err := decode(data, name)
 	if err != nil {
 		return nil, err
 	}
-	manifests.put(key, cachedManifest{lists: ms, n: len(ms) + 1})
-	return ms, nil
+	m := set(out)
+	m.n = len(out) + 1
+	manifests.put(key, m)
+	return out, nil
+}
+
+// CachedManifestList reads (or finds cached) a manifest list.
+func CachedManifestList(ctx context.Context, st storage.Storage, name string) ([]manifest.ManifestFileMeta, error) {
+	return cachedRead(ctx, st, name, "manifest list", manifest.ReadManifestList,
+		func(m cachedManifest) []manifest.ManifestFileMeta { return m.lists },
+		func(v []manifest.ManifestFileMeta) cachedManifest { return cachedManifest{lists: v} })
 }
 
 // CachedManifest reads (or finds cached) a manifest file.
 func CachedManifest(ctx context.Context, st storage.Storage, name string) ([]manifest.ManifestEntry, error) {
-	key := cacheKey(st, name)
-	if m, ok := manifests.get(key); ok {
-		return m.entries, nil
-	}
-	data, err := st.ReadAll(ctx, manifest.Path(name))
-	if err != nil {
-		return nil, fmt.Errorf("snapshot: read manifest %s: %w", name, err)
-	}
-	es, err := manifest.ReadManifest(data, name)
-	if err != nil {
-		return nil, err
-	}
-	manifests.put(key, cachedManifest{entries: es, n: len(es) + 1})
-	return es, nil
+	return cachedRead(ctx, st, name, "manifest", manifest.ReadManifest,
+		func(m cachedManifest) []manifest.ManifestEntry { return m.entries },
+		func(v []manifest.ManifestEntry) cachedManifest { return cachedManifest{entries: v} })
 }
 
 // CachedIndexManifest reads (or finds cached) an index manifest.
 func CachedIndexManifest(ctx context.Context, st storage.Storage, name string) ([]manifest.IndexManifestEntry, error) {
-	key := cacheKey(st, name)
-	if m, ok := manifests.get(key); ok {
-		return m.index, nil
-	}
-	data, err := st.ReadAll(ctx, manifest.Path(name))
-	if err != nil {
-		return nil, fmt.Errorf("snapshot: read index manifest %s: %w", name, err)
-	}
-	es, err := manifest.ReadIndexManifest(data, name)
-	if err != nil {
-		return nil, err
-	}
-	manifests.put(key, cachedManifest{index: es, n: len(es) + 1})
-	return es, nil
+	return cachedRead(ctx, st, name, "index manifest", manifest.ReadIndexManifest,
+		func(m cachedManifest) []manifest.IndexManifestEntry { return m.index },
+		func(v []manifest.IndexManifestEntry) cachedManifest { return cachedManifest{index: v} })
 }
