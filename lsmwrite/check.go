@@ -48,8 +48,10 @@ func CheckWritable(sch *schema.TableSchema) error {
 	if pk && core.MergeEngine == schema.MergeEngineFirstRow {
 		add(needsCompaction(schema.OptMergeEngine, string(core.MergeEngine)))
 	}
-	if core.HasFullCompactionDeltaCommits {
-		add(needsCompaction(schema.OptFullCompactionDeltaCommits, opts[schema.OptFullCompactionDeltaCommits]))
+	if core.HasFullCompactionDeltaCommits && !pk && core.Bucket <= 0 {
+		// Java SchemaValidation.validateBucket refuses it too.
+		add(fmt.Errorf("%w: table option %s: append tables of unaware or dynamic bucket do not support it (Paimon refuses it as well); set a bucket count and bucket-key",
+			ErrUnsupported, schema.OptFullCompactionDeltaCommits))
 	}
 	switch core.ChangelogProducer {
 	case schema.ChangelogProducerNone, schema.ChangelogProducerInput:

@@ -51,6 +51,11 @@ type CompactRequest struct {
 	CommitUser string
 	// Now is the clock of creation times and the picker (tests).
 	Now func() time.Time
+	// Stall compacts only the buckets of primary-key tables with more
+	// sorted runs than num-sorted-run.stop-trigger, with the automatic
+	// picker (the write stall: Java's writer waits for such a bucket's
+	// compaction before it writes on).
+	Stall bool
 	// PickState, when set, returns the picker state kept for a bucket
 	// between compactions (the automatic compactor keeps one per bucket).
 	PickState func(BucketRef) *PickState
@@ -179,7 +184,7 @@ func (c *compactContext) compactBuckets(ctx context.Context, groups []*BucketFil
 		if req.PickState != nil {
 			st = req.PickState(BucketRef{Partition: string(bf.Partition), Bucket: bf.Bucket})
 		}
-		res, err := c.compactBucket(ctx, b, req.Full, st)
+		res, err := c.compactBucket(ctx, b, req, st)
 		if err != nil {
 			return nil, err
 		}
@@ -209,18 +214,24 @@ func (c *compactContext) compactBuckets(ctx context.Context, groups []*BucketFil
 }
 
 // compactBucket picks and runs the compaction of one bucket.
-func (c *compactContext) compactBucket(ctx context.Context, b *compactBucket, full bool, st *PickState) (CompactResult, error) {
+func (c *compactContext) compactBucket(ctx context.Context, b *compactBucket, req CompactRequest, st *PickState) (CompactResult, error) {
 	if !c.pk {
-		return c.compactAppend(ctx, b, full)
+		if req.Stall {
+			return CompactResult{}, nil
+		}
+		return c.compactAppend(ctx, b, req.Full)
 	}
 	levels, err := b.levels(ctx)
 	if err != nil {
 		return CompactResult{}, err
 	}
+	if req.Stall && !ShouldStallWrites(levels.NumberOfSortedRuns(), c.picker) {
+		return CompactResult{}, nil
+	}
 	runs := levels.LevelSortedRuns()
 	var unit CompactUnit
 	var ok bool
-	if full {
+	if req.Full {
 		var rewrite func(*manifest.DataFileMeta) bool
 		if c.forceRewriteAll {
 			rewrite = func(*manifest.DataFileMeta) bool { return true }

@@ -682,3 +682,21 @@ func (w *TableWrite) Commit(ctx context.Context) (*snapshot.Snapshot, error) {
 	}
 	return s, nil
 }
+
+// Buckets lists the (partition, bucket) pairs the write has written to, in
+// partition then bucket order: after a commit, the buckets automatic
+// compaction looks at.
+func (w *TableWrite) Buckets() []BucketRef {
+	var out []BucketRef
+	for _, p := range w.partOrder {
+		bks := make([]int32, 0, len(p.buckets))
+		for b := range p.buckets {
+			bks = append(bks, b)
+		}
+		slices.Sort(bks)
+		for _, b := range bks {
+			out = append(out, BucketRef{Partition: string(p.row), Bucket: manifest.Bucket(b)})
+		}
+	}
+	return out
+}

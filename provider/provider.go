@@ -9,12 +9,17 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/lakesql/lakesql/internal/storage"
+	"github.com/lakesql/lakesql/lsmwrite"
 )
 
 // Options configure a Provider.
 type Options struct {
 	// ReadOnly rejects DDL and DML.
 	ReadOnly bool
+	// Compactor runs the automatic compaction after each commit (the
+	// server's background workers). nil: a compactor without workers,
+	// which compacts inside the committing statement.
+	Compactor *lsmwrite.AutoCompactor
 }
 
 // DefaultDatabase is created in a new warehouse.
@@ -33,6 +38,9 @@ var _ sql.DatabaseProvider = (*Provider)(nil)
 // New returns a provider over the warehouse st, creating the default
 // database when the warehouse has none.
 func New(ctx context.Context, st storage.Storage, opts Options) (*Provider, error) {
+	if opts.Compactor == nil {
+		opts.Compactor = lsmwrite.NewAutoCompactor(lsmwrite.AutoOptions{})
+	}
 	p := &Provider{st: st, opts: opts}
 	dbs, err := listDatabases(ctx, st)
 	if err != nil {

@@ -124,6 +124,8 @@ type txTable struct {
 	// transaction read (UPDATE, DELETE, ON DUPLICATE KEY UPDATE); a commit
 	// by someone else touching them after base is a conflict.
 	readKeys map[string]bool
+	// compactor runs the automatic compaction of the buckets a commit wrote.
+	compactor *lsmwrite.AutoCompactor
 }
 
 func txFromContext(ctx *sql.Context) (*Transaction, error) {
@@ -142,7 +144,7 @@ func (tx *Transaction) table(ctx context.Context, t *Table) (*txTable, error) {
 	if tt, ok := tx.tables[key]; ok {
 		return tt, nil
 	}
-	tt := &txTable{st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, readKeys: map[string]bool{}}
+	tt := &txTable{st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, readKeys: map[string]bool{}, compactor: t.db.p.opts.Compactor}
 	if id, ok, err := t.lt.Snapshots().LatestID(ctx); err != nil {
 		return nil, err
 	} else if ok {
@@ -166,7 +168,8 @@ func (tx *Transaction) noteRead(t *Table, id snapshot.SnapshotID) {
 		}
 		return
 	}
-	tx.tables[key] = &txTable{st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, base: id, readKeys: map[string]bool{}}
+	tx.tables[key] = &txTable{st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, base: id, readKeys: map[string]bool{},
+		compactor: t.db.p.opts.Compactor}
 	tx.order = append(tx.order, key)
 }
 
@@ -239,7 +242,15 @@ const maxRebases = 20
 
 func (tt *txTable) commit(ctx context.Context, ops []txOp) error {
 	for attempt := 0; ; attempt++ {
-		err := tt.commitOnce(ctx, ops)
+		buckets, err := tt.commitOnce(ctx, ops)
+		if err == nil {
+			if tt.compactor != nil {
+				// The commit stands whatever the compaction does; a
+				// failed compaction is logged by the compactor.
+				_ = tt.compactor.AfterCommit(ctx, tt.lt.Handle(), tt.sch, buckets)
+			}
+			return nil
+		}
 		if !errors.Is(err, errRebase) {
 			return err
 		}
@@ -249,13 +260,13 @@ func (tt *txTable) commit(ctx context.Context, ops []txOp) error {
 	}
 }
 
-func (tt *txTable) commitOnce(ctx context.Context, ops []txOp) error {
+func (tt *txTable) commitOnce(ctx context.Context, ops []txOp) ([]lsmwrite.BucketRef, error) {
 	base, err := tt.lt.Snapshots().Latest(ctx)
 	if errors.Is(err, snapshot.ErrSnapshotNotFound) {
 		base, err = nil, nil
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	opts := lsmwrite.Options{Branch: tt.lt.BranchName()}
 	// Checked before every commit attempt, against the snapshot the attempt
@@ -267,19 +278,26 @@ func (tt *txTable) commitOnce(ctx context.Context, ops []txOp) error {
 				return err
 			}
 		}
-		if (latest == nil) != (base == nil) || latest != nil && latest.ID != base.ID {
+		// Files written against base stay valid on top of COMPACT
+		// snapshots (they add no sequence numbers); any other commit since
+		// base means rewriting on the new snapshot.
+		rebase, err := lsmwrite.NeedsRebase(ctx, tt.lt.Snapshots(), base, latest)
+		if err != nil {
+			return err
+		}
+		if rebase {
 			return errRebase
 		}
 		return nil
 	}
 	w, err := lsmwrite.NewTableWrite(ctx, tt.st, tt.sch, base, opts)
 	if err != nil {
-		return fmt.Errorf("table %s: %w", tt.name, err)
+		return nil, fmt.Errorf("table %s: %w", tt.name, err)
 	}
 	if tt.overwrite != nil {
 		if err := w.SetOverwrite(tt.overwrite.static, tt.overwrite.dynamic); err != nil {
 			w.Abort(ctx)
-			return err
+			return nil, err
 		}
 	}
 	// A retraction and a later record of the same key must not meet in
@@ -296,7 +314,7 @@ func (tt *txTable) commitOnce(ctx context.Context, ops []txOp) error {
 			if seen[k] && (retract || retracted[k]) {
 				if err := w.Flush(ctx); err != nil {
 					w.Abort(ctx)
-					return fmt.Errorf("table %s: %w", tt.name, err)
+					return nil, fmt.Errorf("table %s: %w", tt.name, err)
 				}
 				clear(seen)
 				clear(retracted)
@@ -308,7 +326,7 @@ func (tt *txTable) commitOnce(ctx context.Context, ops []txOp) error {
 		}
 		if err := w.Write(ctx, op.kind, op.row); err != nil {
 			w.Abort(ctx)
-			return fmt.Errorf("table %s: %w", tt.name, err)
+			return nil, fmt.Errorf("table %s: %w", tt.name, err)
 		}
 	}
 	if _, err := w.Commit(ctx); err != nil {
@@ -316,15 +334,15 @@ func (tt *txTable) commitOnce(ctx context.Context, ops []txOp) error {
 		// other errors the publish may have happened, so they stay.
 		if errors.Is(err, errRebase) {
 			w.Abort(ctx)
-			return err
+			return nil, err
 		}
 		if errors.Is(err, snapshot.ErrConflict) || errors.Is(err, ErrConflict) {
 			w.Abort(ctx)
-			return fmt.Errorf("%w: table %s: %w", ErrConflict, tt.name, err)
+			return nil, fmt.Errorf("%w: table %s: %w", ErrConflict, tt.name, err)
 		}
-		return fmt.Errorf("table %s: %w", tt.name, err)
+		return nil, fmt.Errorf("table %s: %w", tt.name, err)
 	}
-	return nil
+	return w.Buckets(), nil
 }
 
 // checkConflicts fails when a snapshot committed after the transaction's

@@ -13,6 +13,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/lakesql/lakesql/internal/storage"
+	"github.com/lakesql/lakesql/lsmwrite"
 	"github.com/lakesql/lakesql/provider"
 	"github.com/lakesql/lakesql/sqlengine/access"
 	"github.com/lakesql/lakesql/sqlengine/builtins"
@@ -34,7 +35,14 @@ type Config struct {
 	LogLevel logrus.Level
 	// Security: accounts, TLS and server files (security.go).
 	Security SecurityConfig
+	// CompactionWorkers is the number of background workers of automatic
+	// compaction (default 1; negative: none, every compaction runs in the
+	// committing statement).
+	CompactionWorkers int
 }
+
+// DefaultCompactionWorkers is the default of Config.CompactionWorkers.
+const DefaultCompactionWorkers = 1
 
 // Server is a running lakesql MySQL-protocol server.
 type Server struct {
@@ -45,6 +53,7 @@ type Server struct {
 	srv      *server.Server
 	sec      security
 	sessions sessionRegistry // connection id → session (protocol.go)
+	compact  *lsmwrite.AutoCompactor
 	drain    drain           // running statements, for Shutdown (shutdown.go)
 }
 
@@ -68,12 +77,22 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sqlengine: open warehouse %s: %w", cfg.Warehouse, err)
 	}
-	pro, err := provider.New(ctx, st, provider.Options{ReadOnly: cfg.ReadOnly})
+	workers := cfg.CompactionWorkers
+	switch {
+	case workers == 0:
+		workers = DefaultCompactionWorkers
+	case workers < 0:
+		workers = 0
+	}
+	compactor := lsmwrite.NewAutoCompactor(lsmwrite.AutoOptions{Workers: workers,
+		Infof: logrus.Infof, Warnf: logrus.Warnf})
+	pro, err := provider.New(ctx, st, provider.Options{ReadOnly: cfg.ReadOnly, Compactor: compactor})
 	if err != nil {
+		compactor.Close()
 		st.Close()
 		return nil, err
 	}
-	s := &Server{cfg: cfg, store: st, provider: pro}
+	s := &Server{cfg: cfg, store: st, provider: pro, compact: compactor}
 	policy := &access.Policy{ReadOnly: cfg.ReadOnly}
 	engine := NewEngine(pro, cfg.ReadOnly, analyzer.Rule{Id: access.RuleID, Apply: policy.Rule})
 	s.engine = engine
@@ -83,6 +102,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		Version:  serverVersion,
 	}
 	if err := s.setupSecurity(ctx, policy, &scfg); err != nil { // security.go
+		compactor.Close()
 		st.Close()
 		return nil, err
 	}
@@ -91,6 +111,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	// fronts (ddl_handler.go), GMS.
 	srv, err := server.NewServerWithHandler(scfg, engine, sql.NewContext, s.sessionBuilder, nil, wrapBuiltins(s.wrapProtocol))
 	if err != nil {
+		compactor.Close()
 		st.Close()
 		return nil, fmt.Errorf("sqlengine: listen on %s: %w", scfg.Address, err)
 	}
@@ -128,6 +149,7 @@ func (s *Server) Start() error { return s.srv.Start() }
 // Close stops the server and releases the warehouse.
 func (s *Server) Close() error {
 	err := s.srv.Close()
+	s.compact.Close() // cancels running compactions (their files are deleted)
 	if cerr := s.store.Close(); err == nil {
 		err = cerr
 	}

@@ -19,7 +19,7 @@ import (
 // path needs --create, so a mistyped path is not silently made.
 const defaultWarehouse = "./warehouse"
 
-const serveUsage = "usage: lakesql serve [--warehouse PATH-OR-URL] [--create] [--host 127.0.0.1] [--port 3307] [--read-only] [--shutdown-timeout 30s]"
+const serveUsage = "usage: lakesql serve [--warehouse PATH-OR-URL] [--create] [--host 127.0.0.1] [--port 3307] [--read-only] [--compaction-workers 1] [--shutdown-timeout 30s]"
 
 func serve(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
@@ -30,10 +30,17 @@ func serve(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs.StringVar(&cfg.Host, "host", "127.0.0.1", "address to listen on")
 	fs.IntVar(&cfg.Port, "port", 3307, "port to listen on")
 	fs.BoolVar(&cfg.ReadOnly, "read-only", false, "reject statements that write")
+	fs.IntVar(&cfg.CompactionWorkers, "compaction-workers", sqlengine.DefaultCompactionWorkers,
+		"background workers of automatic compaction (0: compact inside the committing statement)")
 	securityFlags(fs, &cfg.Security) // user.go
 	grace := fs.Duration("shutdown-timeout", 30*time.Second, "on SIGINT/SIGTERM, how long running statements may take to finish")
 	if err := parseFlags(fs, args, stdout, serveUsage); err != nil {
 		return err
+	}
+	if cfg.CompactionWorkers == 0 {
+		cfg.CompactionWorkers = -1 // Config: negative is none
+	} else if cfg.CompactionWorkers < 0 {
+		return usageError{fmt.Errorf("serve: --compaction-workers must be 0 or more\n%s", serveUsage)}
 	}
 	if err := prepareWarehouse(&cfg, *create, stderr); err != nil {
 		return err
