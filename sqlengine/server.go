@@ -54,7 +54,7 @@ type Server struct {
 	sec      security
 	sessions sessionRegistry // connection id → session (protocol.go)
 	compact  *lsmwrite.AutoCompactor
-	drain    drain           // running statements, for Shutdown (shutdown.go)
+	drain    drain // running statements, for Shutdown (shutdown.go)
 }
 
 // New opens the warehouse (creating it with a `default` database on first
