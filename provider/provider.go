@@ -2,14 +2,12 @@ package provider
 
 import (
 	"context"
-	"fmt"
-	"strings"
-	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/lakesql/lakesql/internal/storage"
 	"github.com/lakesql/lakesql/lsmwrite"
+	"github.com/lakesql/lakesql/snapshot"
 )
 
 // Options configure a Provider.
@@ -23,14 +21,15 @@ type Options struct {
 }
 
 // DefaultDatabase is created in a new warehouse.
-const DefaultDatabase = "default"
+const DefaultDatabase = snapshot.DefaultDatabase
 
-// Provider is the GMS DatabaseProvider over a Paimon warehouse laid out as
-// Paimon's filesystem catalog (WAREHOUSE/<db>.db/<table>/).
+// Provider is the GMS DatabaseProvider over a Paimon warehouse: the
+// snapshot.Catalog (Paimon's filesystem-catalog layout,
+// WAREHOUSE/<db>.db/<table>/) seen through go-mysql-server.
 type Provider struct {
 	st   storage.Storage
+	cat  *snapshot.Catalog
 	opts Options
-	mu   sync.Mutex
 }
 
 var _ sql.DatabaseProvider = (*Provider)(nil)
@@ -41,20 +40,15 @@ func New(ctx context.Context, st storage.Storage, opts Options) (*Provider, erro
 	if opts.Compactor == nil {
 		opts.Compactor = lsmwrite.NewAutoCompactor(lsmwrite.AutoOptions{})
 	}
-	p := &Provider{st: st, opts: opts}
-	dbs, err := listDatabases(ctx, st)
+	p := &Provider{st: st, cat: snapshot.NewCatalog(st), opts: opts}
+	var err error
+	if opts.ReadOnly {
+		_, err = p.cat.ListDatabases(ctx)
+	} else {
+		_, err = p.cat.EnsureDefaultDatabase(ctx)
+	}
 	if err != nil {
 		return nil, err
-	}
-	if len(dbs) == 0 && !opts.ReadOnly {
-		if err := mkdirAll(ctx, st, DefaultDatabase+dbSuffix); err != nil {
-			return nil, fmt.Errorf("provider: create database %s: %w", DefaultDatabase, err)
-		}
-		// Object stores have no empty folders: the marker makes the new
-		// database visible (Java catalogs ignore the file).
-		if err := st.WriteAll(ctx, DefaultDatabase+dbSuffix+"/"+DatabaseMarker, nil); err != nil {
-			return nil, fmt.Errorf("provider: create database %s: %w", DefaultDatabase, err)
-		}
 	}
 	return p, nil
 }
@@ -62,18 +56,16 @@ func New(ctx context.Context, st storage.Storage, opts Options) (*Provider, erro
 // Storage is the warehouse storage.
 func (p *Provider) Storage() storage.Storage { return p.st }
 
+// Catalog is the warehouse catalog.
+func (p *Provider) Catalog() *snapshot.Catalog { return p.cat }
+
 // Database implements sql.DatabaseProvider.
 func (p *Provider) Database(ctx *sql.Context, name string) (sql.Database, error) {
-	dbs, err := listDatabases(ctx, p.st)
+	real, err := p.cat.ResolveDatabase(ctx, name)
 	if err != nil {
-		return nil, err
+		return nil, catalogError(err)
 	}
-	for _, d := range dbs {
-		if strings.EqualFold(d, name) {
-			return p.database(d), nil
-		}
-	}
-	return nil, sql.ErrDatabaseNotFound.New(name)
+	return p.database(real), nil
 }
 
 // HasDatabase implements sql.DatabaseProvider.
@@ -84,7 +76,7 @@ func (p *Provider) HasDatabase(ctx *sql.Context, name string) bool {
 
 // AllDatabases implements sql.DatabaseProvider.
 func (p *Provider) AllDatabases(ctx *sql.Context) []sql.Database {
-	dbs, err := listDatabases(ctx, p.st)
+	dbs, err := p.cat.ListDatabases(ctx)
 	if err != nil {
 		ctx.GetLogger().Warnf("lakesql: list databases: %v", err)
 		return nil
@@ -97,5 +89,5 @@ func (p *Provider) AllDatabases(ctx *sql.Context) []sql.Database {
 }
 
 func (p *Provider) database(name string) *Database {
-	return &Database{p: p, name: name, st: p.st.Sub(name + dbSuffix)}
+	return &Database{p: p, name: name}
 }

@@ -26,6 +26,17 @@ var (
 	// writer created the same snapshot-N or schema-N first. The caller must
 	// re-read the latest state, re-plan and retry.
 	ErrConflict = errors.New("snapshot: commit conflict")
+	// ErrDatabaseNotFound, ErrDatabaseExists, ErrTableNotFound and
+	// ErrTableExists are the catalog's (Catalog); its errors are
+	// *schema.ChangeError values naming the database or table.
+	ErrDatabaseNotFound = errors.New("snapshot: database not found")
+	ErrDatabaseExists   = errors.New("snapshot: database already exists")
+	ErrTableNotFound    = errors.New("snapshot: table not found")
+	ErrTableExists      = errors.New("snapshot: table already exists")
+	// ErrSchemaConflict is returned when a schema change lost the race for
+	// schema-N more often than Catalog.AlterTable retries; retry the
+	// statement.
+	ErrSchemaConflict = errors.New("snapshot: concurrent schema change, retry the statement")
 	// ErrInvalidName is returned for a tag, branch or consumer name that
 	// cannot be used as a file name.
 	ErrInvalidName = errors.New("snapshot: invalid name")
