@@ -161,7 +161,7 @@ func TestSortedRunReaderIsShared(t *testing.T) {
 
 // cmdImports are the module packages cmd/lakesql may import: it wires the
 // engine and the library commands, and holds no logic of its own.
-var cmdImports = []string{"sqlengine", "sqlengine/access", "lsmread/inspect"}
+var cmdImports = []string{"sqlengine", "sqlengine/access", "lsmread/inspect", "lsmwrite/compactjob"}
 
 // TestCmdIsWiring enforces cmdImports.
 func TestCmdIsWiring(t *testing.T) {

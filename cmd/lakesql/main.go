@@ -2,6 +2,7 @@
 //
 //	lakesql serve [--warehouse PATH-OR-URL] [--create] [--host H] [--port P] [--read-only] [--shutdown-timeout D] [security flags]
 //	lakesql inspect TABLE-PATH-OR-URL [--snapshot N] [--branch NAME]
+//	lakesql compact --warehouse PATH-OR-URL --table DB.TABLE [--partition K=V,…]… [--full]
 //	lakesql user add NAME --password PASSWORD [--admin] [--warehouse …]
 //
 // Exit status: 0 on success (and for --help, and after a graceful shutdown
@@ -17,6 +18,7 @@ import (
 	"syscall"
 
 	"github.com/lakesql/lakesql/lsmread/inspect"
+	"github.com/lakesql/lakesql/lsmwrite/compactjob"
 )
 
 func main() {
@@ -32,6 +34,8 @@ func main() {
 		err = serve(ctx, os.Stdout, os.Stderr, os.Args[2:])
 	case "inspect":
 		err = inspect.Run(ctx, os.Stdout, os.Args[2:])
+	case "compact":
+		err = compactjob.Run(ctx, os.Stdout, os.Stderr, os.Args[2:])
 	case "user":
 		err = user(ctx, os.Stdout, os.Args[2:])
 	case "-h", "--help", "help":
@@ -44,9 +48,10 @@ func main() {
 	}
 	var ue usageError
 	var iue inspect.UsageError
+	var cue compactjob.UsageError
 	switch {
-	case err == nil, errors.Is(err, errHelp), errors.Is(err, inspect.ErrHelp):
-	case errors.As(err, &ue), errors.As(err, &iue):
+	case err == nil, errors.Is(err, errHelp), errors.Is(err, inspect.ErrHelp), errors.Is(err, compactjob.ErrHelp):
+	case errors.As(err, &ue), errors.As(err, &iue), errors.As(err, &cue):
 		fmt.Fprintf(os.Stderr, "lakesql: %v\n", err)
 		os.Exit(2)
 	default:
@@ -56,5 +61,6 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprint(os.Stderr, "usage:\n  "+serveUsage[len("usage: "):]+"\n  "+inspect.Usage[len("usage: "):]+"\n  "+userUsage+"\n")
+	fmt.Fprint(os.Stderr, "usage:\n  "+serveUsage[len("usage: "):]+"\n  "+inspect.Usage[len("usage: "):]+
+		"\n  "+compactjob.Usage[len("usage: "):]+"\n  "+userUsage+"\n")
 }
