@@ -125,21 +125,6 @@ func (l *Levels) LevelSortedRuns() []LevelSortedRun {
 	return runs
 }
 
-// CountSortedRuns counts the sorted runs of one bucket's files: every
-// level-0 file is a run, every other non-empty level one more (what
+// CountSortedRuns counts the sorted runs of one bucket's files (what
 // Levels.NumberOfSortedRuns counts, without building Levels).
-func CountSortedRuns(files []manifest.DataFileMeta) int {
-	n := 0
-	var levels []manifest.Level
-	for i := range files {
-		l := files[i].Level
-		if l == 0 {
-			n++
-			continue
-		}
-		if !slices.Contains(levels, l) {
-			levels = append(levels, l)
-		}
-	}
-	return n + len(levels)
-}
+func CountSortedRuns(files []manifest.DataFileMeta) int { return manifest.SortedRuns(files) }

@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/lakesql/lakesql/internal/storage"
+	"github.com/lakesql/lakesql/lsmread/inspect"
 	"github.com/lakesql/lakesql/lsmwrite"
 	"github.com/lakesql/lakesql/snapshot"
 )
@@ -296,5 +298,57 @@ func TestCompactionDesignFlow(t *testing.T) {
 	mustExec(t, conn, "UPDATE orders SET status = 'done' WHERE order_id = 2", "INSERT INTO orders VALUES (5, 11, 'new', NOW())")
 	if got := sqlLines(t, conn, sel); got != "1|7|paid\n2|8|done\n4|10|new\n5|11|new" {
 		t.Fatalf("after more writes:\n%s", got)
+	}
+}
+
+// TestCompactionObservability: EXPLAIN of a scan shows how many sorted runs
+// each bucket merges, $files shows every file's level, and lakesql inspect
+// prints the sorted runs of each bucket; a full compaction brings them to
+// one.
+func TestCompactionObservability(t *testing.T) {
+	wh := t.TempDir()
+	ws := startWriteServer(t, wh)
+	db := ws.open(t, "default")
+	mustExec(t, db, "CREATE TABLE ob (k BIGINT PRIMARY KEY, v BIGINT) WITH ('bucket' = '2', 'write-only' = 'true')",
+		"CREATE TABLE oa (k BIGINT, v BIGINT)")
+	for i := 0; i < 4; i++ {
+		mustExec(t, db, fmt.Sprintf("INSERT INTO ob VALUES (%d, %d), (%d, %d)", 2*i, i, 2*i+1, i), fmt.Sprintf("INSERT INTO oa VALUES (%d, %d)", i, i))
+	}
+	explain := func(q string) string {
+		t.Helper()
+		return sqlLines(t, db, "EXPLAIN PLAN "+q)
+	}
+	// Keys 0..7 spread over both buckets; every INSERT adds a level-0 file
+	// to each bucket it writes.
+	shape := tableShape(t, db, "ob", "")
+	maxRuns, total := 0, 0
+	for _, b := range shape {
+		maxRuns = max(maxRuns, b.runs())
+		total += b.runs()
+	}
+	want := fmt.Sprintf("runs per bucket: max %d, avg %.1f (%d buckets merged)", maxRuns, float64(total)/float64(len(shape)), len(shape))
+	if p := explain("SELECT * FROM ob"); !strings.Contains(p, want) {
+		t.Errorf("EXPLAIN PLAN SELECT * FROM ob:\n%s\nwant %q", p, want)
+	}
+	if p := explain("SELECT * FROM ob WHERE v > 1"); !strings.Contains(p, want) || !strings.Contains(p, "pruned: files") {
+		t.Errorf("EXPLAIN PLAN with a filter:\n%s\nwant %q and the pruning note", p, want)
+	}
+	if p := explain("SELECT * FROM oa"); strings.Contains(p, "runs per bucket") {
+		t.Errorf("an append table merges nothing, EXPLAIN says:\n%s", p)
+	}
+	var out bytes.Buffer
+	if err := inspect.Run(context.Background(), &out, []string{filepath.Join(wh, "default.db", "ob")}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), fmt.Sprintf("sorted runs per bucket: max %d", maxRuns)) ||
+		!strings.Contains(out.String(), fmt.Sprintf("%d files, %d sorted runs", len(shape[0].levels), shape[0].runs())) {
+		t.Errorf("inspect does not show the sorted runs:\n%s", out.String())
+	}
+	compactTable(t, wh, "default", "ob", true)
+	if p := explain("SELECT * FROM ob"); !strings.Contains(p, "runs per bucket: max 1, avg 1.0 (2 buckets merged)") {
+		t.Errorf("after a full compaction:\n%s", p)
+	}
+	if got := sqlLines(t, db, "SELECT DISTINCT level FROM `ob$files`"); got != "5" {
+		t.Errorf("$files levels after a full compaction: %s", got)
 	}
 }
