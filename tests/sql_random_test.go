@@ -113,6 +113,11 @@ type rhConfig struct {
 	bucket      string
 	partitioned bool
 	oracle      bool // deduplicate only: MySQL-meaning statements, also run on GMS memory
+	// compaction, when set, is the compaction configuration of the
+	// metamorphic test (compaction_metamorphic_test.go): more table
+	// options, explicit compactions between statements and invariants
+	// checked after each statement.
+	compaction *cmMode
 }
 
 func (c rhConfig) name() string {
@@ -122,6 +127,9 @@ func (c rhConfig) name() string {
 	}
 	if c.oracle {
 		n += "/oracle"
+	}
+	if c.compaction != nil {
+		n += "/" + c.compaction.name
 	}
 	return n
 }
@@ -136,6 +144,12 @@ func (c rhConfig) ddl(table string) string {
 		opts = append(opts, "'fields.v.aggregate-function' = 'sum'",
 			"'fields.default-aggregate-function' = 'last_non_null_value'",
 			"'aggregation.remove-record-on-delete' = 'true'")
+	}
+	if c.compaction != nil {
+		for _, kv := range c.compaction.options {
+			k, v, _ := strings.Cut(kv, "=")
+			opts = append(opts, fmt.Sprintf("'%s' = '%s'", k, v))
+		}
 	}
 	pk, part := "k", ""
 	if c.partitioned {
@@ -365,6 +379,9 @@ type rhHistory struct {
 	stats     rhStats
 	// replaceRows is the row count of the running REPLACE (see exec).
 	replaceRows int
+	// wh is the warehouse folder (explicit compactions of the metamorphic
+	// test run on it).
+	wh string
 }
 
 type rhSnap struct {
@@ -404,6 +421,10 @@ func (h *rhHistory) run(steps int) {
 	}
 	h.committed = newRHModel(h.cfg)
 	for n := 0; n < steps; {
+		if h.cfg.compaction != nil && h.rnd.Intn(100) < 12 {
+			h.explicitCompaction() // compaction_metamorphic_test.go
+			continue
+		}
 		if h.rnd.Intn(100) < 15 {
 			n += h.transaction()
 			continue
@@ -413,6 +434,7 @@ func (h *rhHistory) run(steps int) {
 		n++
 		h.check(h.committed, "after autocommit statement")
 		h.recordSnapshot()
+		h.checkInvariants()
 	}
 	h.checkAsOf()
 }
@@ -436,6 +458,7 @@ func (h *rhHistory) transaction() int {
 		h.work = nil
 		h.check(h.committed, "after COMMIT")
 		h.recordSnapshot()
+		h.checkInvariants()
 	} else {
 		h.exec("ROLLBACK")
 		h.stats.rollbacks++
