@@ -146,6 +146,10 @@ func (s *Server) Addr() string { return s.srv.Listener.Addr().String() }
 // Start serves connections until Close. It blocks.
 func (s *Server) Start() error { return s.srv.Start() }
 
+// WaitCompactions returns when no automatic compaction is queued or
+// running (tests; ctx bounds the wait).
+func (s *Server) WaitCompactions(ctx context.Context) error { return s.compact.Wait(ctx) }
+
 // Close stops the server and releases the warehouse.
 func (s *Server) Close() error {
 	err := s.srv.Close()

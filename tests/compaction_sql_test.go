@@ -45,7 +45,7 @@ func (s lsmShape) runs() int {
 
 func tableShape(t testing.TB, q queryer, table, asOf string) []lsmShape {
 	t.Helper()
-	rows := queryStrings(t, q, fmt.Sprintf("SELECT `partition`, bucket, level FROM `%s$files`%s ORDER BY `partition`, bucket, level", table, asOf))
+	rows := queryStrings(t, q, fmt.Sprintf("SELECT `partition`, bucket, level FROM %s%s ORDER BY `partition`, bucket, level", sysTable(table, "files"), asOf))
 	var out []lsmShape
 	for _, r := range rows {
 		b, _ := strconv.Atoi(r[1])
@@ -58,11 +58,19 @@ func tableShape(t testing.TB, q queryer, table, asOf string) []lsmShape {
 	return out
 }
 
+// sysTable names the system table sys of table ("t" or "db.t").
+func sysTable(table, sys string) string {
+	if db, t, ok := strings.Cut(table, "."); ok {
+		return fmt.Sprintf("`%s`.`%s$%s`", db, t, sys)
+	}
+	return fmt.Sprintf("`%s$%s`", table, sys)
+}
+
 // snapshotKinds lists commit_kind of every snapshot of table, in order.
 func snapshotKinds(t testing.TB, q queryer, table string) []string {
 	t.Helper()
 	var out []string
-	for _, r := range queryStrings(t, q, fmt.Sprintf("SELECT commit_kind FROM `%s$snapshots` ORDER BY snapshot_id", table)) {
+	for _, r := range queryStrings(t, q, fmt.Sprintf("SELECT commit_kind FROM %s ORDER BY snapshot_id", sysTable(table, "snapshots"))) {
 		out = append(out, r[0])
 	}
 	return out
