@@ -17,27 +17,8 @@ type AutoOptions struct {
 	// Workers is the number of background compaction workers. 0 runs
 	// every compaction in the committing call (embedded use, tests).
 	Workers int
-	// Infof, when set, reports compactions; Warnf their failures and
-	// conflicts.
-	Infof, Warnf func(format string, args ...any)
-	// Observe, when set, is called after every compaction (metrics).
-	Observe func(CompactEvent)
 	// Now is the clock of the compactions (tests).
 	Now func() time.Time
-}
-
-// CompactEvent describes one compaction run by an AutoCompactor.
-type CompactEvent struct {
-	// Table is the table's storage URL and branch.
-	Table string
-	// Kind is "minor" (background, after a commit), "stall" (a writer
-	// waited: a bucket had more than num-sorted-run.stop-trigger sorted
-	// runs), "force" (commit.force-compact) or "full"
-	// (full-compaction.delta-commits).
-	Kind     string
-	Duration time.Duration
-	Outcome  *CompactOutcome // nil when Err is set
-	Err      error
 }
 
 // AutoCompactor is the automatic compaction of a server (Java: the
@@ -107,18 +88,6 @@ func NewAutoCompactor(opts AutoOptions) *AutoCompactor {
 		go a.worker()
 	}
 	return a
-}
-
-func (a *AutoCompactor) infof(format string, args ...any) {
-	if a.opts.Infof != nil {
-		a.opts.Infof(format, args...)
-	}
-}
-
-func (a *AutoCompactor) warnf(format string, args ...any) {
-	if a.opts.Warnf != nil {
-		a.opts.Warnf(format, args...)
-	}
 }
 
 func tableKey(tbl *snapshot.Table) string {
@@ -295,26 +264,11 @@ func (a *AutoCompactor) compact(ctx context.Context, at *autoTable, kind string,
 		}
 		return st
 	}
-	start := time.Now()
+	// Compact reports every compaction it runs (metrics.ObserveCompaction:
+	// the metrics and a log line); kind is what made this one run.
 	out, err := Compact(ctx, tbl, req)
-	ev := CompactEvent{Table: at.key, Kind: kind, Duration: time.Since(start), Outcome: out, Err: err}
-	switch {
-	case errors.Is(err, context.Canceled):
-		a.infof("compaction (%s) of %s cancelled", kind, at.key)
-	case err != nil:
-		a.warnf("compaction (%s) of %s failed: %v", kind, at.key, err)
-	case out.Conflict != nil:
-		a.warnf("compaction (%s) of %s gave way to a concurrent commit: %v", kind, at.key, out.Conflict)
-	case out.Snapshot != nil:
-		a.infof("compaction (%s) of %s: snapshot %d, %d buckets, %d files → %d (%d upgraded), %d bytes read, %d written, %v",
-			kind, at.key, out.Snapshot.ID, out.Stats.Buckets, out.Stats.FilesBefore, out.Stats.FilesAfter, out.Stats.Upgraded,
-			out.Stats.BytesRead, out.Stats.BytesWritten, ev.Duration.Round(time.Millisecond))
-	}
-	if a.opts.Observe != nil {
-		a.opts.Observe(ev)
-	}
 	if err != nil {
-		return nil, fmt.Errorf("lsmwrite: automatic compaction of %s: %w", at.key, err)
+		return nil, fmt.Errorf("lsmwrite: automatic compaction (%s) of %s: %w", kind, at.key, err)
 	}
 	return out, nil
 }

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
@@ -18,6 +19,9 @@ type Options struct {
 	// server's background workers). nil: a compactor without workers,
 	// which compacts inside the committing statement.
 	Compactor *lsmwrite.AutoCompactor
+	// TableDefaults are options every new table gets unless its CREATE
+	// TABLE sets the key (WithTableDefaults).
+	TableDefaults map[string]string
 }
 
 // DefaultDatabase is created in a new warehouse.
@@ -30,6 +34,12 @@ type Provider struct {
 	st   storage.Storage
 	cat  *snapshot.Catalog
 	opts Options
+
+	// handles are the long-lived table handles, by handleKey (handles.go).
+	handles struct {
+		sync.Mutex
+		m map[string]*handle
+	}
 }
 
 var _ sql.DatabaseProvider = (*Provider)(nil)
@@ -41,6 +51,7 @@ func New(ctx context.Context, st storage.Storage, opts Options) (*Provider, erro
 		opts.Compactor = lsmwrite.NewAutoCompactor(lsmwrite.AutoOptions{})
 	}
 	p := &Provider{st: st, cat: snapshot.NewCatalog(st), opts: opts}
+	p.handles.m = map[string]*handle{}
 	var err error
 	if opts.ReadOnly {
 		_, err = p.cat.ListDatabases(ctx)
