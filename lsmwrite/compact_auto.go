@@ -196,8 +196,9 @@ func (a *AutoCompactor) needsStall(ctx context.Context, tbl *snapshot.Table, sch
 	return false, nil
 }
 
-// SortedRunsOf counts the sorted runs of the given buckets in tbl's latest
-// snapshot (level-0 files, plus one per non-empty higher level).
+// SortedRunsOf counts the sorted runs of the given buckets (nil: every
+// bucket) in tbl's latest snapshot (level-0 files, plus one per non-empty
+// higher level).
 func SortedRunsOf(ctx context.Context, tbl *snapshot.Table, buckets []BucketRef) (map[BucketRef]int, error) {
 	latest, err := tbl.Snapshots().Latest(ctx)
 	if errors.Is(err, snapshot.ErrSnapshotNotFound) {
@@ -211,7 +212,7 @@ func SortedRunsOf(ctx context.Context, tbl *snapshot.Table, buckets []BucketRef)
 		want[b] = true
 	}
 	live, _, err := tbl.Scan(ctx, latest, snapshot.ScanOptions{KeepEntry: func(e *manifest.ManifestEntry) bool {
-		return want[BucketRef{Partition: string(e.Partition), Bucket: e.Bucket}]
+		return buckets == nil || want[BucketRef{Partition: string(e.Partition), Bucket: e.Bucket}]
 	}})
 	if err != nil {
 		return nil, err

@@ -221,40 +221,10 @@ func (c *Committer) Commit(ctx context.Context, schemaID schema.SchemaID, change
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		latest, err := c.snaps.Latest(ctx)
-		if errors.Is(err, ErrSnapshotNotFound) {
-			latest, err = nil, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("snapshot: commit: %w", err)
-		}
-		if attempt > 0 {
-			s, err := c.findCommitted(ctx, checkFrom, latest, changes, kind)
-			if err != nil || s != nil {
-				published = s != nil
-				return s, err
-			}
-		}
-		if checkFrom == 0 {
-			checkFrom = FirstSnapshotID
-			if latest != nil {
-				checkFrom = latest.ID + 1
-			}
-		}
-		if c.opts.BeforeAttempt != nil {
-			if err := c.opts.BeforeAttempt(ctx, latest); err != nil {
-				return nil, err
-			}
-		}
-		s, err := plan.tryCommitOnce(ctx, latest)
-		if err == nil {
-			c.writeHints(ctx, s)
-			published = true
-			return s, nil
-		}
-		var uncertain *uncertainError
-		if !errors.Is(err, errLostRace) && !errors.As(err, &uncertain) {
-			return nil, err
+		s, done, err := c.attempt(ctx, plan, changes, kind, attempt, &checkFrom)
+		if done {
+			published = s != nil && err == nil
+			return s, err
 		}
 		lastErr = err
 		if attempt >= c.opts.MaxRetries {
@@ -265,6 +235,50 @@ func (c *Committer) Commit(ctx context.Context, schemaID schema.SchemaID, change
 			return nil, err
 		}
 	}
+}
+
+// attempt is one commit attempt, under the table's commit lock
+// (commit_lock.go). done is false when the attempt lost the race for the
+// snapshot id (or its publish had an unknown outcome) and should be retried;
+// err then says why.
+func (c *Committer) attempt(ctx context.Context, plan *commitPlan, changes *CommitChanges, kind CommitKind,
+	attempt int, checkFrom *SnapshotID) (s *Snapshot, done bool, err error) {
+	unlock := lockCommits(c.st.URL() + "#" + c.opts.Branch)
+	defer unlock()
+	latest, err := c.snaps.Latest(ctx)
+	if errors.Is(err, ErrSnapshotNotFound) {
+		latest, err = nil, nil
+	}
+	if err != nil {
+		return nil, true, fmt.Errorf("snapshot: commit: %w", err)
+	}
+	if attempt > 0 {
+		s, err := c.findCommitted(ctx, *checkFrom, latest, changes, kind)
+		if err != nil || s != nil {
+			return s, true, err
+		}
+	}
+	if *checkFrom == 0 {
+		*checkFrom = FirstSnapshotID
+		if latest != nil {
+			*checkFrom = latest.ID + 1
+		}
+	}
+	if c.opts.BeforeAttempt != nil {
+		if err := c.opts.BeforeAttempt(ctx, latest); err != nil {
+			return nil, true, err
+		}
+	}
+	s, err = plan.tryCommitOnce(ctx, latest)
+	if err == nil {
+		c.writeHints(ctx, s)
+		return s, true, nil
+	}
+	var uncertain *uncertainError
+	if !errors.Is(err, errLostRace) && !errors.As(err, &uncertain) {
+		return nil, true, err
+	}
+	return nil, false, err
 }
 
 // effectiveKind is the kind the snapshot records (Java: commit upgrades an
