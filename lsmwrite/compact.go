@@ -60,6 +60,10 @@ type CompactRequest struct {
 	// PickState, when set, returns the picker state kept for a bucket
 	// between compactions (the automatic compactor keeps one per bucket).
 	PickState func(BucketRef) *PickState
+	// Level0 compacts only the level-0 files of the selected buckets up,
+	// leaving buckets without level-0 files alone: what a write to a table
+	// that needs lookup does before its commit returns (see compactLevel0).
+	Level0 bool
 	// Progress, when set, is called once the buckets are planned (done 0)
 	// and after each bucket.
 	Progress func(done, total int, stats CompactStats)
@@ -169,6 +173,9 @@ func compact(ctx context.Context, tbl *snapshot.Table, req CompactRequest) (out 
 	if err != nil {
 		return nil, pk, err
 	}
+	if err := c.loadBaseIndex(ctx, base); err != nil {
+		return nil, pk, err
+	}
 	ch, err := c.compactBuckets(ctx, groups, req, &out.Stats)
 	if err != nil {
 		_ = c.abort(ctx)
@@ -248,25 +255,59 @@ func (c *compactContext) compactBuckets(ctx context.Context, groups []*BucketFil
 	return ch, nil
 }
 
-// compactBucket picks and runs the compaction of one bucket.
+// compactBucket picks and runs the compaction of one bucket; with
+// req.Level0 it compacts the bucket's level-0 files up (compactLevel0),
+// with req.Stall only a bucket over num-sorted-run.stop-trigger.
 func (c *compactContext) compactBucket(ctx context.Context, b *compactBucket, req CompactRequest, st *PickState) (CompactResult, error) {
+	full, level0 := req.Full, req.Level0
 	if !c.pk {
 		if req.Stall {
+			return CompactResult{}, nil // append writers never wait (BucketedAppendCompactManager)
+		}
+		return c.compactAppend(ctx, b, full)
+	}
+	if req.Stall {
+		levels, err := b.levels(ctx)
+		if err != nil {
+			return CompactResult{}, err
+		}
+		if !ShouldStallWrites(levels.NumberOfSortedRuns(), c.picker) {
 			return CompactResult{}, nil
 		}
-		return c.compactAppend(ctx, b, req.Full)
 	}
+	if err := c.restoreDeletionVectors(ctx, b); err != nil {
+		return CompactResult{}, err
+	}
+	var res CompactResult
+	var err error
+	if level0 {
+		res, err = c.compactLevel0(ctx, b, st)
+	} else {
+		res, err = c.pickAndRun(ctx, b, full, st)
+	}
+	if err != nil {
+		return CompactResult{}, err
+	}
+	if b.dvm != nil {
+		changes, err := b.dvm.writeIndex(ctx, c.idx)
+		if err != nil {
+			return CompactResult{}, err
+		}
+		res.IndexChanges = append(res.IndexChanges, changes...)
+	}
+	return res, nil
+}
+
+// pickAndRun picks one unit of the bucket (full or universal) and runs it.
+func (c *compactContext) pickAndRun(ctx context.Context, b *compactBucket, full bool, st *PickState) (CompactResult, error) {
 	levels, err := b.levels(ctx)
 	if err != nil {
 		return CompactResult{}, err
 	}
-	if req.Stall && !ShouldStallWrites(levels.NumberOfSortedRuns(), c.picker) {
-		return CompactResult{}, nil
-	}
 	runs := levels.LevelSortedRuns()
 	var unit CompactUnit
 	var ok bool
-	if req.Full {
+	if full {
 		var rewrite func(*manifest.DataFileMeta) bool
 		if c.forceRewriteAll {
 			rewrite = func(*manifest.DataFileMeta) bool { return true }
@@ -282,8 +323,19 @@ func (c *compactContext) compactBucket(ctx context.Context, b *compactBucket, re
 	if !ok {
 		return CompactResult{}, nil
 	}
-	dropDelete := DropDelete(unit, levels.NonEmptyHighestLevel(), false)
-	return b.compactUnit(ctx, c.newRewriter(b), unit, dropDelete)
+	return c.runUnit(ctx, b, levels, unit)
+}
+
+// runUnit rewrites a picked unit of bucket b (whose files are levels) with
+// the table's rewriter (Java MergeTreeCompactManager.submitCompaction).
+func (c *compactContext) runUnit(ctx context.Context, b *compactBucket, levels *Levels, unit CompactUnit) (CompactResult, error) {
+	dropDelete := DropDelete(unit, levels.NonEmptyHighestLevel(), c.lookup.DeletionVector)
+	rw, closeRW := c.newRewriter(b, levels)
+	res, err := b.compactUnit(ctx, rw, unit, dropDelete)
+	if cerr := closeRW(); err == nil && cerr != nil {
+		err = cerr
+	}
+	return res, err
 }
 
 // scanBuckets lists the live files of base by (partition, bucket), keeping
