@@ -62,6 +62,18 @@ type PlanStats struct {
 	Splits            int
 	SkippedLevel0     int // level-0 files not read (deletion vectors / first-row)
 	PartitionsScanned int
+	// MergedBuckets counts the splits read by merging sorted runs; RunsMax
+	// and RunsTotal are the most sorted runs one of them merges and their
+	// sum (EXPLAIN shows the maximum and the average).
+	MergedBuckets, RunsMax, RunsTotal int
+}
+
+// RunsAvg is the average number of sorted runs a merged split merges.
+func (s PlanStats) RunsAvg() float64 {
+	if s.MergedBuckets == 0 {
+		return 0
+	}
+	return float64(s.RunsTotal) / float64(s.MergedBuckets)
 }
 
 // Plan is the result of planning a scan: the snapshot and schema read and
@@ -433,6 +445,12 @@ func (p *Plan) planSplits(ctx context.Context) error {
 			for i, f := range files {
 				split.DeletionFiles[i] = d[f.FileName]
 			}
+		}
+		if split.Mode == ReadMerge {
+			runs := manifest.SortedRuns(files)
+			p.Stats.MergedBuckets++
+			p.Stats.RunsTotal += runs
+			p.Stats.RunsMax = max(p.Stats.RunsMax, runs)
 		}
 		p.Splits = append(p.Splits, split)
 	}

@@ -738,13 +738,15 @@ func (w *TableWrite) Commit(ctx context.Context) (*snapshot.Snapshot, error) {
 		return nil, err
 	}
 	if s != nil && w.needsLevel0Compaction() {
-		return w.compactLevel0After(ctx, s, w.touchedBuckets())
+		return w.compactLevel0After(ctx, s, w.Buckets())
 	}
 	return s, nil
 }
 
-// touchedBuckets lists the (partition, bucket) pairs the write wrote to.
-func (w *TableWrite) touchedBuckets() []BucketRef {
+// Buckets lists the (partition, bucket) pairs the write has written to, in
+// partition then bucket order: after a commit, the buckets automatic
+// compaction looks at.
+func (w *TableWrite) Buckets() []BucketRef {
 	var out []BucketRef
 	for _, p := range w.partOrder {
 		bks := make([]int32, 0, len(p.buckets))

@@ -47,8 +47,8 @@ type editor struct {
 	// firstRow: a first-row table, whose rows an UPDATE cannot change.
 	firstRow bool
 	keyIdx   []int
-	oldKey      []byte
-	newKey      []byte
+	oldKey   []byte
+	newKey   []byte
 }
 
 func (t *Table) newEditor(ctx *sql.Context, mode editMode) *editor {

@@ -115,6 +115,8 @@ type txTable struct {
 	pending *kv.PendingWrites
 	// overwrite, when set, makes the commit an INSERT OVERWRITE.
 	overwrite *txOverwrite
+	// compactor runs the automatic compaction of the buckets a commit wrote.
+	compactor *lsmwrite.AutoCompactor
 }
 
 func txFromContext(ctx *sql.Context) (*Transaction, error) {
@@ -136,7 +138,8 @@ func (tx *Transaction) table(ctx context.Context, t *Table) (*txTable, error) {
 	if tt, ok := tx.tables[key]; ok {
 		return tt, nil
 	}
-	tt := &txTable{st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, pending: kv.NewPendingWrites(t.sch)}
+	tt := &txTable{st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, pending: kv.NewPendingWrites(t.sch),
+		compactor: t.db.p.opts.Compactor}
 	if id, ok, err := t.lt.Snapshots().LatestID(ctx); err != nil {
 		return nil, err
 	} else if ok {
@@ -160,7 +163,8 @@ func (tx *Transaction) noteRead(t *Table, id snapshot.SnapshotID) {
 		}
 		return
 	}
-	tx.tables[key] = &txTable{st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, base: id, pending: kv.NewPendingWrites(t.sch)}
+	tx.tables[key] = &txTable{st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, base: id, pending: kv.NewPendingWrites(t.sch),
+		compactor: t.db.p.opts.Compactor}
 	tx.order = append(tx.order, key)
 }
 
@@ -239,6 +243,7 @@ func (tt *txTable) commit(ctx context.Context, ops []kv.KeyValue) error {
 	if tt.overwrite != nil {
 		c.Overwrite = &lsmwrite.TxOverwrite{Static: tt.overwrite.static, Dynamic: tt.overwrite.dynamic}
 	}
+	c.Compactor = tt.compactor
 	if _, err := lsmwrite.CommitTransaction(ctx, tt.st, c); err != nil {
 		if errors.Is(err, snapshot.ErrConflict) {
 			return fmt.Errorf("%w: table %s: %w", ErrConflict, tt.name, err)

@@ -56,7 +56,10 @@
 //  4. Publish: Storage.CreateIfNotExists(snapshot/snapshot-N). Readers see
 //     either no file or the complete file; everything it references was
 //     written before.
-//  5. Of all writers racing for snapshot-N exactly one succeeds. A loser
+//  5. Of all writers racing for snapshot-N exactly one succeeds. Writers in
+//     one process take turns instead (a per-table lock held from reading
+//     the latest snapshot to publishing, commit_lock.go), so only writers
+//     in different processes race. A loser
 //     deletes the files of its attempt, sleeps (jittered exponential
 //     backoff between commit.min-retry-wait and commit.max-retry-wait),
 //     re-reads the latest snapshot and retries from step 1, up to
