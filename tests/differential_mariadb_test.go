@@ -25,7 +25,8 @@ import (
 //
 // The seed is fixed so CI is reproducible; LAKESQL_DIFF_SEED=N (or
 // "random") explores others, LAKESQL_DIFF_QUERIES=N runs more. The test
-// stops generating after diffBudget so it stays near a minute in CI.
+// stops generating after diffBudget (40s, LAKESQL_DIFF_BUDGET=5m for long
+// runs) so it stays near a minute in CI.
 func TestDifferentialMariaDB(t *testing.T) {
 	seed := int64(20260101)
 	switch v := os.Getenv("LAKESQL_DIFF_SEED"); v {
@@ -47,7 +48,14 @@ func TestDifferentialMariaDB(t *testing.T) {
 		}
 		queries = n
 	}
-	const diffBudget = 40 * time.Second
+	diffBudget := 40 * time.Second
+	if v := os.Getenv("LAKESQL_DIFF_BUDGET"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			t.Fatalf("LAKESQL_DIFF_BUDGET=%q: %v", v, err)
+		}
+		diffBudget = d
+	}
 
 	maria := startMariaDB(t)
 	mroot := maria.Open(t, "")

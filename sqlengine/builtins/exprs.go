@@ -52,11 +52,12 @@ func (a *checkedArith) WithChildren(children ...sql.Expression) (sql.Expression,
 }
 
 func (a *checkedArith) Eval(ctx *sql.Context, row sql.Row) (any, error) {
-	lv, rv, err := evalChildren(ctx, row, a.inner)
-	if err != nil || lv == nil || rv == nil {
+	// Both operands are evaluated, as MySQL's integer operations do: an
+	// overflow on the right fails even when the left side is NULL.
+	l, r, err := evalBoth(ctx, row, a.inner.Left(), a.inner.Right())
+	if err != nil || l.kind == kNone || r.kind == kNone {
 		return nil, err
 	}
-	l, r := toNum(lv, a.inner.Left().Type()), toNum(rv, a.inner.Right().Type())
 	if (l.kind != kInt && l.kind != kUint) || (r.kind != kInt && r.kind != kUint) {
 		return a.inner.Eval(ctx, row)
 	}
@@ -90,9 +91,17 @@ func (a *checkedArith) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 // zero divisor is GMS's (NULL with warning 1365).
 type intMod struct{ inner *expression.Mod }
 
-func (m *intMod) Resolved() bool             { return m.inner.Resolved() }
-func (m *intMod) String() string             { return m.inner.String() }
-func (m *intMod) Type() sql.Type             { return m.inner.Type() }
+func (m *intMod) Resolved() bool { return m.inner.Resolved() }
+func (m *intMod) String() string { return m.inner.String() }
+
+// Type is BIGINT (UNSIGNED when the dividend is): GMS types MOD of two
+// integers as DECIMAL or DOUBLE.
+func (m *intMod) Type() sql.Type {
+	if types.IsUnsigned(m.inner.LeftChild.Type()) {
+		return types.Uint64
+	}
+	return types.Int64
+}
 func (m *intMod) IsNullable() bool           { return true }
 func (m *intMod) Children() []sql.Expression { return m.inner.Children() }
 func (m *intMod) CollationCoercibility(ctx *sql.Context) (sql.CollationID, byte) {
@@ -108,18 +117,16 @@ func (m *intMod) WithChildren(children ...sql.Expression) (sql.Expression, error
 }
 
 func (m *intMod) Eval(ctx *sql.Context, row sql.Row) (any, error) {
-	lv, err := m.inner.LeftChild.Eval(ctx, row)
-	if err != nil || lv == nil {
+	l, r, err := evalBoth(ctx, row, m.inner.LeftChild, m.inner.RightChild)
+	if err != nil || l.kind == kNone || r.kind == kNone {
 		return nil, err
 	}
-	rv, err := m.inner.RightChild.Eval(ctx, row)
-	if err != nil || rv == nil {
-		return nil, err
-	}
-	l, r := toNum(lv, m.inner.LeftChild.Type()), toNum(rv, m.inner.RightChild.Type())
-	if (l.kind != kInt && l.kind != kUint) || (r.kind != kInt && r.kind != kUint) ||
-		r.kind == kInt && r.i == 0 || r.kind == kUint && r.u == 0 {
+	if (l.kind != kInt && l.kind != kUint) || (r.kind != kInt && r.kind != kUint) {
 		return m.inner.Eval(ctx, row)
+	}
+	if r.kind == kInt && r.i == 0 {
+		warn(ctx, 1365, "Division by 0")
+		return nil, nil
 	}
 	if l.kind == kInt && r.kind == kInt {
 		if r.i == -1 {
@@ -134,6 +141,8 @@ func (m *intMod) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	return res.Int64(), nil
 }
 
+func bigDecimal(n num) decimal.Decimal { return decimal.NewFromBigInt(bigOf(n), 0) }
+
 func bigOf(n num) *big.Int {
 	if n.kind == kUint {
 		return new(big.Int).SetUint64(n.u)
@@ -142,7 +151,53 @@ func bigOf(n num) *big.Int {
 }
 
 // negate is unary minus: -BIGINT_MIN is error 1690, a DECIMAL stays exact.
-type negate struct{ inner *expression.UnaryMinus }
+// The negation of a constant integer expression whose value is negative
+// is a DECIMAL, as in MySQL (Item_func_neg::resolve_type: BIGINT could not
+// hold every such negation), so 2147483647 * -COALESCE(-9223372036854775807, 1)
+// is 19807040619342712359383728129, not error 1690.
+type negate struct {
+	inner    *expression.UnaryMinus
+	constNeg bool // the operand is a constant integer expression < 0
+	exact    bool // a DECIMAL operand's value is passed on uncut (arith.go)
+}
+
+func (n *negate) withExact() sql.Expression {
+	return &negate{inner: n.inner, constNeg: n.constNeg, exact: true}
+}
+
+// newNegate builds the node, evaluating a constant integer operand once.
+func newNegate(x *expression.UnaryMinus) *negate {
+	n := &negate{inner: x}
+	if isInt(x.Child.Type()) && constantExpr(x.Child) {
+		if v, err := x.Child.Eval(sql.NewEmptyContext(), nil); err == nil && v != nil {
+			switch c := toNum(v, x.Child.Type()); c.kind {
+			case kInt:
+				n.constNeg = c.i < 0
+			case kUint:
+				n.constNeg = true
+			}
+		}
+	}
+	return n
+}
+
+// constantExpr reports whether e has the same value on every row: no
+// column, subquery, parameter, variable or non-deterministic function.
+func constantExpr(e sql.Expression) bool {
+	ok := true
+	sql.Inspect(e, func(x sql.Expression) bool {
+		switch y := x.(type) {
+		case *expression.GetField, *plan.Subquery, *expression.BindVar, *expression.UserVar, *expression.SystemVar, *expression.ProcedureParam:
+			ok = false
+		case sql.NonDeterministicExpression:
+			if y.IsNonDeterministic() {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
+}
 
 func (n *negate) Resolved() bool             { return n.inner.Resolved() }
 func (n *negate) String() string             { return n.inner.String() }
@@ -158,7 +213,7 @@ func (n *negate) Type() sql.Type {
 	case decimalType(t) != nil:
 		return t
 	case isInt(t):
-		if n.isMinLiteral() {
+		if n.isMinLiteral() || n.constNeg {
 			return types.MustCreateDecimalType(20, 0)
 		}
 		return types.Int64 // -INT of -2147483648 is 2147483648
@@ -184,7 +239,7 @@ func (n *negate) WithChildren(children ...sql.Expression) (sql.Expression, error
 	if err != nil {
 		return nil, err
 	}
-	return &negate{inner: c.(*expression.UnaryMinus)}, nil
+	return &negate{inner: c.(*expression.UnaryMinus), constNeg: n.constNeg, exact: n.exact}, nil
 }
 
 func (n *negate) Eval(ctx *sql.Context, row sql.Row) (any, error) {
@@ -196,6 +251,8 @@ func (n *negate) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 		return nil, err
 	}
 	switch x := toNum(v, n.inner.Child.Type()); {
+	case x.kind == kInt && n.constNeg:
+		return decimal.NewFromInt(x.i).Neg(), nil
 	case x.kind == kInt:
 		if x.i == math.MinInt64 {
 			if n.isMinLiteral() {
@@ -204,12 +261,17 @@ func (n *negate) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 			return nil, errOutOfRange("BIGINT", n)
 		}
 		return -x.i, nil
+	case x.kind == kUint && n.constNeg:
+		return bigDecimal(x).Neg(), nil
 	case x.kind == kUint:
 		if x.u == 1<<63 {
 			return int64(math.MinInt64), nil
 		}
 		return nil, errOutOfRange("BIGINT", n)
 	case x.kind == kDec:
+		if dt := decimalType(n.Type()); dt != nil && !n.exact {
+			return x.d.Neg().Round(int32(dt.Scale())), nil
+		}
 		return x.d.Neg(), nil
 	}
 	return n.inner.Eval(ctx, row)

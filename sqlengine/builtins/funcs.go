@@ -75,7 +75,15 @@ func (s *scalar) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 		}
 		vals[i] = v
 	}
-	return s.eval(ctx, s, vals)
+	res, err := s.eval(ctx, s, vals)
+	// A DECIMAL result is shown at the function's scale (ABS of an uncut
+	// quotient, arith.go).
+	if d, ok := res.(decimal.Decimal); ok && err == nil {
+		if dt := decimalType(s.Type()); dt != nil && -d.Exponent() > int32(dt.Scale()) {
+			return d.Round(int32(dt.Scale())), nil
+		}
+	}
+	return res, err
 }
 
 // fn registers a scalar of arity min..max.

@@ -85,6 +85,17 @@ func rewriteNode(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 // rewriteExpr replaces one node; transform.Expr has already rewritten its
 // children.
 func rewriteExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+	n, same, err := rewriteOne(e)
+	if err != nil {
+		return n, same, err
+	}
+	if m, changed := markExact(n); changed {
+		return m, transform.NewTree, nil
+	}
+	return n, same, nil
+}
+
+func rewriteOne(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 	switch x := e.(type) {
 	case *exactLiteral:
 		return unwrapExact(x)
@@ -113,13 +124,23 @@ func rewriteExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity, erro
 			if isInt(x.Left().Type()) && isInt(x.Right().Type()) {
 				return &checkedArith{inner: x}, transform.NewTree, nil
 			}
+			if resultClass(x.Left().Type(), x.Right().Type()) == clsDec {
+				return &decimalArith{inner: x}, transform.NewTree, nil
+			}
+		}
+	case *expression.Div:
+		if resultClass(x.Left().Type(), x.Right().Type()) != clsOther {
+			return &numericDiv{inner: x}, transform.NewTree, nil
 		}
 	case *expression.Mod:
 		if isInt(x.LeftChild.Type()) && isInt(x.RightChild.Type()) {
 			return &intMod{inner: x}, transform.NewTree, nil
 		}
+		if resultClass(x.LeftChild.Type(), x.RightChild.Type()) != clsOther {
+			return &numericMod{inner: x}, transform.NewTree, nil
+		}
 	case *expression.UnaryMinus:
-		return &negate{inner: x}, transform.NewTree, nil
+		return newNegate(x), transform.NewTree, nil
 	case *expression.IntDiv:
 		if !isInt(x.Left().Type()) || !isInt(x.Right().Type()) {
 			return &intDiv{inner: x}, transform.NewTree, nil
