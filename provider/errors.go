@@ -33,6 +33,11 @@ var errorCodes = []struct {
 	{sql.ErrReadOnly.Is, mysql.EROptionPreventsStatement, mysql.SSUnknownSQLState, readOnlyMessage},
 	{sql.ErrReadOnlyTransaction.Is, 1792, "25006", nil}, // ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION
 	{isErr(ErrInvalidOptionValue), mysql.ERWrongValueForVar, mysql.SSClientError, nil},
+	// A statement asking for something Paimon or lakesql cannot do
+	// (RENAME TABLE, AUTO_INCREMENT, DEFAULT values, a primary-key change,
+	// …): MySQL's ER_NOT_SUPPORTED_YET, with lakesql's message naming it.
+	{isErr(ErrUnsupportedDDL), mysql.ERNotSupportedYet, mysql.SSClientError, nil},
+	{sql.ErrRenameTableNotSupported.Is, mysql.ERNotSupportedYet, mysql.SSClientError, func(error) string { return renameMessage }},
 	{sql.ErrTableAlreadyExists.Is, mysql.ERTableExists, "42S01", nil},
 	{sql.ErrTableNotFound.Is, mysql.ERNoSuchTable, mysql.SSUnknownTable, nil},
 	{sql.ErrDatabaseNotFound.Is, mysql.ERBadDb, mysql.SSClientError, nil},
@@ -104,6 +109,8 @@ func fromGMSText(msg string) (code int, state, newMsg string, ok bool) {
 		return mysql.ERNonUniq, mysql.SSConstraintViolation, msg, true
 	case strings.HasSuffix(msg, "is a read only variable"):
 		return mysql.ERIncorrectGlobalLocalVar, mysql.SSUnknownSQLState, msg, true
+	case strings.HasPrefix(msg, "tables cannot be renamed on database"):
+		return mysql.ERNotSupportedYet, mysql.SSClientError, renameMessage, true
 	case msg == "database does not support temporary tables":
 		return mysql.ERNotSupportedYet, mysql.SSClientError,
 			"lakesql: CREATE TEMPORARY TABLE is not supported: Paimon catalogs have no temporary tables", true
@@ -194,9 +201,24 @@ func mapError(err error) error {
 	return err
 }
 
+// renameMessage is the answer to RENAME TABLE and ALTER TABLE … RENAME TO.
+const renameMessage = "lakesql: renaming a table is not supported yet (Paimon's filesystem catalog renames the table folder, " +
+	"which other servers and engines writing the table would not see); create the new table and copy the rows " +
+	"(CREATE TABLE new LIKE old; INSERT INTO new SELECT * FROM old; DROP TABLE old)"
+
 // Unsupported is the error of a statement lakesql parsed but cannot do
-// (1105 with a "lakesql: …" message saying what); it wraps
-// ErrUnsupportedDDL.
+// (1235 ER_NOT_SUPPORTED_YET with a "lakesql: …" message saying what); it
+// wraps ErrUnsupportedDDL.
 func Unsupported(format string, args ...any) error {
 	return ddlErr(ErrUnsupportedDDL, format, args...)
 }
+
+// Invalid is the error of a statement lakesql parsed whose column, key or
+// option is invalid (1105 with a "lakesql: …" message); it wraps
+// ErrInvalidDDL.
+func Invalid(format string, args ...any) error {
+	return ddlErr(ErrInvalidDDL, format, args...)
+}
+
+// ErrRenameTable is the error of ALTER TABLE … RENAME TO (1235).
+var ErrRenameTable = ddlErr(ErrUnsupportedDDL, "%s", strings.TrimPrefix(renameMessage, "lakesql: "))

@@ -207,6 +207,9 @@ func (s *createTableStmt) tableSchema() (*schema.TableSchema, error) {
 	ts := &schema.TableSchema{PrimaryKeys: s.primaryKey, PartitionKeys: s.partitionKeys, Options: schema.Options{}, Comment: s.comment}
 	for _, c := range s.cols {
 		t, err := c.dataType(flink)
+		if errors.Is(err, errUnknownColumnType) {
+			return nil, provider.Invalid("column %s: %v", c.name, err)
+		}
 		if err != nil {
 			return nil, provider.Unsupported("column %s: %v", c.name, err)
 		}
@@ -217,7 +220,7 @@ func (s *createTableStmt) tableSchema() (*schema.TableSchema, error) {
 	}
 	for _, kv := range s.options {
 		if _, dup := ts.Options[kv[0]]; dup {
-			return nil, provider.Unsupported("option '%s' is given twice", kv[0])
+			return nil, provider.Invalid("option '%s' is given twice", kv[0])
 		}
 		ts.Options[kv[0]] = kv[1]
 	}

@@ -597,7 +597,7 @@ func (p *parser) alterAction(s *alterTableStmt) error {
 		}
 		s.actions = append(s.actions, alterAction{kind: "RENAME", column: old, newName: n})
 	case p.atKw("RENAME"):
-		return provider.Unsupported("renaming a table is not supported")
+		return provider.ErrRenameTable
 	case p.acceptKw("SET", "TBLPROPERTIES"), p.acceptKw("SET"):
 		props, err := p.props()
 		if err != nil {
