@@ -152,16 +152,55 @@ func knownDifference(q string, l, m diffResult) string {
 	case l.err == "" && m.err == "" && (strings.Contains(q, "t1.dd <= t1.i") || strings.Contains(q, "t1.dd < t1.f") ||
 		regexp.MustCompile(`t1\.dd [<>=!]+ t1\.(i|f|d)\b`).MatchString(q)):
 		return "DATE against a number column"
-	// SQL leaves the evaluation order of a WHERE clause's operands open:
-	// GMS splits AND into separate filters and may evaluate an overflowing
-	// operand (error 1690) on rows where MariaDB's order short-circuits it.
-	case strings.Contains(l.err, "1690") && m.err == "" && strings.Contains(q, " WHERE ") &&
-		(strings.Contains(q, " AND ") || strings.Contains(q, " OR ")):
+	// SQL leaves the evaluation order of a WHERE clause's operands open
+	// (neither MySQL nor MariaDB documents one): GMS splits AND into
+	// separate filters and pushes some into the scan, so an overflowing
+	// operand (error 1690) may be evaluated on rows where MariaDB's order
+	// skips it, or the other way round. Not a MySQL-vs-MariaDB difference:
+	// one SQL allows.
+	case (strings.Contains(l.err, "1690") && m.err == "" || strings.Contains(m.err, "1690") && l.err == "") &&
+		strings.Contains(q, " WHERE ") && (strings.Contains(q, " AND ") || strings.Contains(q, " OR ")):
 		return "evaluation order in WHERE"
-	// MariaDB prints a DOUBLE computed from ROUND(x, n) with n decimals
-	// ("5425.00"); MySQL 8 prints the shortest form ("5425").
-	case l.err == "" && m.err == "" && strings.Contains(q, "ROUND(t1.f") && diffEqualRounded(l, m):
-		return "ROUND of DOUBLE display"
+	// MariaDB rounds each DECIMAL operand of a comparison to its declared
+	// scale before comparing (Arg_comparator::compare_decimal,
+	// round_self_if_needed), so i / d <= 0 holds for a quotient shown as
+	// 0.0000; MySQL 8 compares the values as computed (the quotient's
+	// uncut 9-digit words), as lakesql does.
+	case l.err == "" && m.err == "" && strings.Contains(diffWhere(q), " / "):
+		return "DECIMAL comparison rounding (MariaDB)"
+	// MySQL 8 converts a DOUBLE to DECIMAL through its shortest decimal
+	// form (double2decimal with my_gcvt: 4.611686018427388e18 becomes
+	// 4611686018427388000), MariaDB exactly (4611686018427387904); DIV of
+	// a DOUBLE computes in DECIMAL, so the last digits differ.
+	case l.err == "" && m.err == "" && strings.Contains(q, " DIV ") && diffRowsEqual(l.rows, m.rows, func(x, y string) bool {
+		fx, errx := strconv.ParseFloat(x, 64)
+		fy, erry := strconv.ParseFloat(y, 64)
+		return x == y || errx == nil && erry == nil && math.Abs(fx-fy) <= 1e-15*math.Max(math.Abs(fx), math.Abs(fy))
+	}):
+		return "DOUBLE to DECIMAL digits"
+	// MariaDB keeps the sign of a DECIMAL remainder that is zero (-5.00 %
+	// 5.00 is -0.00); MySQL 8's decimal_mod makes it 0 (do_div_mod: a zero
+	// result is decimal_make_zero), as lakesql does.
+	case l.err == "" && m.err == "" && strings.Contains(q, " % ") && diffRowsEqual(l.rows, m.rows, func(x, y string) bool {
+		return x == y || y == "-" && x == "0" || strings.HasPrefix(y, "-0") && strings.TrimLeft(strings.TrimPrefix(y, "-"), "0.") == "" && x == y[1:]
+	}):
+		return "sign of a zero DECIMAL remainder (MariaDB)"
+	// A lakesql difference, not MySQL's: MySQL 8 and MariaDB give a DOUBLE
+	// computed from ROUND/TRUNCATE(x, n) (and DOUBLE arithmetic over it) n
+	// fixed decimals and print it with them ("5425.00", "6.6" for
+	// 6.600000146719125); lakesql prints DOUBLE results in the shortest
+	// form. The values agree to those decimals. (GMS's DOUBLE type carries
+	// no decimals; see the README.)
+	case l.err == "" && m.err == "" && (strings.Contains(q, "ROUND(") || strings.Contains(q, "TRUNCATE(")) && diffEqualRounded(l, m):
+		return "DOUBLE shown with its fixed decimals (lakesql: shortest form)"
+	}
+	return ""
+}
+
+// diffWhere returns the WHERE clause of a generated query, or "".
+func diffWhere(q string) string {
+	if i := strings.Index(q, " WHERE "); i >= 0 {
+		return q[i:]
 	}
 	return ""
 }
