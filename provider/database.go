@@ -1,12 +1,14 @@
 package provider
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/lakesql/lakesql/lsmread"
 	"github.com/lakesql/lakesql/snapshot"
@@ -49,7 +51,13 @@ func (d *Database) GetTableInsensitiveAsOf(ctx *sql.Context, name string, asOf a
 	if err != nil {
 		return nil, false, err
 	}
-	return d.table(ctx, name, tt)
+	t, ok, err := d.table(ctx, name, tt)
+	if errors.Is(err, lsmread.ErrNotFound) {
+		// No such snapshot, tag or time: the AS OF value is a wrong
+		// argument (ER_WRONG_ARGUMENTS; MySQL has no time travel).
+		return nil, false, mysql.NewSQLError(mysql.ERWrongArguments, mysql.SSUnknownSQLState, "%s", err)
+	}
+	return t, ok, err
 }
 
 // parseAsOf turns an AS OF value into a time travel: digits are a snapshot

@@ -2,6 +2,7 @@ package sqlengine
 
 import (
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/information_schema"
 )
 
 // infoSchema is GMS's information_schema database reporting the collation
@@ -23,4 +24,38 @@ func (infoSchema) GetCollation(*sql.Context) sql.CollationID {
 // be altered, as in MySQL.
 func (infoSchema) SetCollation(*sql.Context, sql.CollationID) error {
 	return sql.ErrDatabaseWriteLocked.New()
+}
+
+// paimonTablesTable is GMS's information_schema.TABLES with Engine Paimon
+// for lakesql's tables, as SHOW CREATE TABLE says (GMS v0.20.0 hard-codes
+// InnoDB). GMS offers information_schema.NewTablesTable as the hook for a
+// backend's TABLES (a process-wide one; lakesql has one catalog kind).
+func init() {
+	mysqlTables := information_schema.NewTablesTable
+	information_schema.NewTablesTable = func() *information_schema.InformationSchemaTable {
+		t := mysqlTables()
+		read := t.Reader
+		t.Reader = func(ctx *sql.Context, cat sql.Catalog) (sql.RowIter, error) {
+			it, err := read(ctx, cat)
+			if err != nil {
+				return nil, err
+			}
+			return &engineRows{RowIter: it}, nil
+		}
+		return t
+	}
+}
+
+type engineRows struct{ sql.RowIter }
+
+// engineColumn is the position of ENGINE in information_schema.TABLES.
+const engineColumn = 4
+
+func (r *engineRows) Next(ctx *sql.Context) (sql.Row, error) {
+	row, err := r.RowIter.Next(ctx)
+	if err == nil && len(row) > engineColumn && row[engineColumn] == "InnoDB" {
+		row = append(sql.Row(nil), row...)
+		row[engineColumn] = "Paimon"
+	}
+	return row, err
 }

@@ -187,6 +187,9 @@ func (h *protoHandler) fixResult(c *mysql.Conn, r *sqltypes.Result) {
 	if isShowVariablesLayout(r.Fields) {
 		showBoolsAsOnOff(r.Rows)
 	}
+	if isShowKeysLayout(r.Fields) {
+		ascendingKeyColumns(r.Rows)
+	}
 	explain := isExplainLayout(r.Fields)
 	for _, row := range r.Rows {
 		for i, v := range row {
@@ -198,6 +201,32 @@ func (h *protoHandler) fixResult(c *mysql.Conn, r *sqltypes.Result) {
 }
 
 var nullText = []byte("NULL")
+
+// showKeysColumns are SHOW KEYS/INDEX's columns up to Collation.
+var showKeysColumns = []string{"Table", "Non_unique", "Key_name", "Seq_in_index", "Column_name", "Collation"}
+
+func isShowKeysLayout(fields []*querypb.Field) bool {
+	if len(fields) != 15 {
+		return false
+	}
+	for i, n := range showKeysColumns {
+		if fields[i].Name != n {
+			return false
+		}
+	}
+	return true
+}
+
+// ascendingKeyColumns reports the Collation of an index column as MySQL
+// does for a B-tree index: 'A' (ascending; the PRIMARY key is Paimon's
+// sort order). GMS v0.20.0 reports NULL, which tools read as "not sorted".
+func ascendingKeyColumns(rows [][]sqltypes.Value) {
+	for _, row := range rows {
+		if len(row) > 5 && !row[4].IsNull() && row[5].IsNull() {
+			row[5] = sqltypes.MakeTrusted(sqltypes.VarChar, []byte("A"))
+		}
+	}
+}
 
 // okInfoLen is the length an OK packet's info must have: vitess writes the
 // info as the byte '#' and the text, while clients (libmysqlclient,

@@ -351,3 +351,43 @@ func column(rows [][]string, i int) []string {
 	}
 	return out
 }
+
+// TestServerCatalogTruth: SHOW TABLE STATUS and information_schema.TABLES
+// say what SHOW CREATE TABLE says (Engine Paimon, the table comment), SHOW
+// KEYS reports the PRIMARY key's columns ascending ('A'), and
+// character_set_results set to NULL reads back NULL, as in MySQL.
+func TestServerCatalogTruth(t *testing.T) {
+	s := startDDLServer(t)
+	s.exec(t, "CREATE TABLE ct (id BIGINT PRIMARY KEY, v INT) COMMENT 'the comment'", "CREATE TABLE cu (id BIGINT PRIMARY KEY)")
+	check := func(q string, want string) {
+		t.Helper()
+		var got []string
+		for _, r := range queryStrings(t, s.conn, q) {
+			got = append(got, strings.Join(r, ","))
+		}
+		if g := strings.Join(got, " "); g != want {
+			t.Errorf("%s:\n got %q\nwant %q", q, g, want)
+		}
+	}
+	rows := queryStrings(t, s.conn, "SHOW TABLE STATUS LIKE 'ct'")
+	if len(rows) != 1 || rows[0][0] != "ct" || rows[0][1] != "Paimon" || rows[0][17] != "the comment" {
+		t.Errorf("SHOW TABLE STATUS LIKE 'ct' = %q, want Engine Paimon and Comment 'the comment'", rows)
+	}
+	check("SHOW TABLE STATUS WHERE `Comment` = 'the comment'", strings.Join(rows[0], ","))
+	if n := len(queryStrings(t, s.conn, "SHOW TABLE STATUS FROM ddl")); n != 2 {
+		t.Errorf("SHOW TABLE STATUS FROM ddl: %d rows, want 2", n)
+	}
+	check("SELECT table_name, engine, table_comment FROM information_schema.tables WHERE table_schema = 'ddl' ORDER BY table_name",
+		"ct,Paimon,the comment cu,Paimon,")
+	if create := queryStrings(t, s.conn, "SHOW CREATE TABLE ct")[0][1]; !strings.Contains(create, "ENGINE=Paimon") {
+		t.Errorf("SHOW CREATE TABLE ct does not say ENGINE=Paimon:\n%s", create)
+	}
+	keys := queryStrings(t, s.conn, "SHOW KEYS FROM ct")
+	if len(keys) != 1 || keys[0][2] != "PRIMARY" || keys[0][4] != "id" || keys[0][5] != "A" {
+		t.Errorf("SHOW KEYS FROM ct = %q, want PRIMARY id with Collation A", keys)
+	}
+	check("SET character_set_results = NULL", "")
+	check("SELECT @@character_set_results IS NULL, @@session.character_set_results IS NULL", "1,1")
+	check("SET character_set_results = utf8mb4", "")
+	check("SELECT @@character_set_results", "utf8mb4")
+}
