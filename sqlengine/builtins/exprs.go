@@ -168,7 +168,9 @@ func (n *negate) withExact() sql.Expression {
 // newNegate builds the node, evaluating a constant integer operand once.
 func newNegate(x *expression.UnaryMinus) *negate {
 	n := &negate{inner: x}
-	if isInt(x.Child.Type()) && constantExpr(x.Child) {
+	// A negated literal is folded by the parser into a literal (-(-3) is
+	// the integer 3), so only other constant expressions are promoted.
+	if isInt(x.Child.Type()) && constantExpr(x.Child) && !negatedLiteral(x.Child) {
 		if v, err := x.Child.Eval(sql.NewEmptyContext(), nil); err == nil && v != nil {
 			switch c := toNum(v, x.Child.Type()); c.kind {
 			case kInt:
@@ -179,6 +181,22 @@ func newNegate(x *expression.UnaryMinus) *negate {
 		}
 	}
 	return n
+}
+
+// negatedLiteral reports whether e is a literal or the negation of one.
+func negatedLiteral(e sql.Expression) bool {
+	for {
+		switch x := e.(type) {
+		case *expression.Literal:
+			return true
+		case *expression.UnaryMinus:
+			e = x.Child
+		case *negate:
+			e = x.inner.Child
+		default:
+			return false
+		}
+	}
 }
 
 // constantExpr reports whether e has the same value on every row: no
