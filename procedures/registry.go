@@ -5,7 +5,7 @@ package procedures
 func Default() *Registry {
 	return NewRegistry(
 		CreateTag, DeleteTag, RenameTag,
-		ExpireSnapshots, RemoveOrphanFiles,
+		ExpireSnapshots, ExpirePartitions, RemoveOrphanFiles,
 		RollbackTo, Rollback,
 		CreateBranch, DeleteBranch, FastForward,
 	)

@@ -6,6 +6,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/lakesql/lakesql/internal/storage"
+	"github.com/lakesql/lakesql/lsmwrite"
 	"github.com/lakesql/lakesql/snapshot"
 )
 
@@ -13,6 +14,9 @@ import (
 type Options struct {
 	// ReadOnly rejects DDL and DML.
 	ReadOnly bool
+	// Maintainer, when set, runs each table's maintenance (snapshot and
+	// partition expiration, automatic tags) after each commit.
+	Maintainer *lsmwrite.Maintainer
 }
 
 // DefaultDatabase is created in a new warehouse.

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/sirupsen/logrus"
 
 	"github.com/lakesql/lakesql/internal/kv"
 	"github.com/lakesql/lakesql/internal/schema"
@@ -124,6 +125,8 @@ type txTable struct {
 	// transaction read (UPDATE, DELETE, ON DUPLICATE KEY UPDATE); a commit
 	// by someone else touching them after base is a conflict.
 	readKeys map[string]bool
+	// maint runs the table's maintenance after a successful commit.
+	maint *lsmwrite.Maintainer
 }
 
 func txFromContext(ctx *sql.Context) (*Transaction, error) {
@@ -142,7 +145,7 @@ func (tx *Transaction) table(ctx context.Context, t *Table) (*txTable, error) {
 	if tt, ok := tx.tables[key]; ok {
 		return tt, nil
 	}
-	tt := &txTable{st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, readKeys: map[string]bool{}}
+	tt := &txTable{st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, readKeys: map[string]bool{}, maint: t.db.p.opts.Maintainer}
 	if id, ok, err := t.lt.Snapshots().LatestID(ctx); err != nil {
 		return nil, err
 	} else if ok {
@@ -166,7 +169,8 @@ func (tx *Transaction) noteRead(t *Table, id snapshot.SnapshotID) {
 		}
 		return
 	}
-	tx.tables[key] = &txTable{st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, base: id, readKeys: map[string]bool{}}
+	tx.tables[key] = &txTable{st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, base: id, readKeys: map[string]bool{},
+		maint: t.db.p.opts.Maintainer}
 	tx.order = append(tx.order, key)
 }
 
@@ -240,6 +244,12 @@ const maxRebases = 20
 func (tt *txTable) commit(ctx context.Context, ops []txOp) error {
 	for attempt := 0; ; attempt++ {
 		err := tt.commitOnce(ctx, ops)
+		if err == nil && tt.maint != nil {
+			// The commit stands whatever maintenance does (Java logs it).
+			if _, merr := tt.maint.AfterCommit(ctx, tt.lt.Handle(), tt.sch); merr != nil {
+				logrus.Warnf("lakesql: maintenance of table %s after a commit: %v", tt.name, merr)
+			}
+		}
 		if !errors.Is(err, errRebase) {
 			return err
 		}

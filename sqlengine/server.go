@@ -13,6 +13,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/lakesql/lakesql/internal/storage"
+	"github.com/lakesql/lakesql/lsmwrite"
 	"github.com/lakesql/lakesql/provider"
 	"github.com/lakesql/lakesql/sqlengine/access"
 	"github.com/lakesql/lakesql/sqlengine/builtins"
@@ -68,7 +69,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sqlengine: open warehouse %s: %w", cfg.Warehouse, err)
 	}
-	pro, err := provider.New(ctx, st, provider.Options{ReadOnly: cfg.ReadOnly})
+	pro, err := provider.New(ctx, st, provider.Options{ReadOnly: cfg.ReadOnly, Maintainer: lsmwrite.NewMaintainer()})
 	if err != nil {
 		st.Close()
 		return nil, err

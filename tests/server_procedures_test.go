@@ -218,3 +218,98 @@ func TestServerCallBranches(t *testing.T) {
 	s.fails(t, "CALL sys.delete_branch('t', 'dev')", 1210, "dev")
 	s.fails(t, "CALL sys.delete_branch('t$branch_x', 'dev')", 1231, "not on a branch")
 }
+
+func TestServerCallExpirePartitions(t *testing.T) {
+	s := startMergeServer(t)
+	s.exec(t, "CREATE TABLE p (id BIGINT, dt STRING, PRIMARY KEY (id, dt) NOT ENFORCED) PARTITIONED BY (dt) WITH ('bucket' = '1')",
+		"INSERT INTO p VALUES (1, '2020-01-01'), (2, '2020-01-02'), (3, '2999-01-01'), (4, 'not-a-date')",
+		"CREATE TABLE h (id BIGINT, d STRING, hr STRING) PARTITIONED BY (d, hr)",
+		"INSERT INTO h VALUES (1, '20200101', '01'), (2, '29990101', '02')")
+	cols, rows := s.call(t, "CALL sys.expire_partitions(table => 'p', expiration_time => '1 d', max_expires => 1)")
+	if cols[0] != "expired_partitions" || len(rows) != 1 || rows[0][0] != "dt=2020-01-01" {
+		t.Fatalf("expire_partitions: %v %v", cols, rows)
+	}
+	mergeSameRows(t, "after one", s.rows(t, "SELECT * FROM p"), []string{"2|2020-01-02", "3|2999-01-01", "4|not-a-date"})
+	_, rows = s.call(t, "CALL sys.expire_partitions('p', '1 d')")
+	if len(rows) != 1 || rows[0][0] != "dt=2020-01-02" {
+		t.Fatalf("expire_partitions again: %v", rows)
+	}
+	_, rows = s.call(t, "CALL sys.expire_partitions('p', '1 d')")
+	if rows[0][0] != "No expired partitions." {
+		t.Errorf("nothing left to expire: %v", rows)
+	}
+	mergeSameRows(t, "kinds", s.snapshots(t, "p"), []string{"1|APPEND", "2|OVERWRITE", "3|OVERWRITE"})
+	// A formatter and a pattern over two partition keys.
+	_, rows = s.call(t, "CALL sys.expire_partitions(table => 'h', expiration_time => '1 d', timestamp_formatter => 'yyyyMMdd HH', timestamp_pattern => '$d $hr')")
+	if len(rows) != 1 || rows[0][0] != "d=20200101, hr=01" {
+		t.Fatalf("expire_partitions with a pattern: %v", rows)
+	}
+	mergeSameRows(t, "h", s.rows(t, "SELECT * FROM h"), []string{"2|29990101|02"})
+	s.fails(t, "CALL sys.expire_partitions('p')", 1210, "expiration time")
+	s.fails(t, "CALL sys.expire_partitions('p', 'soon')", 1231, "expiration_time")
+	s.fails(t, "CALL sys.expire_partitions('p', '1 d', expire_strategy => 'random')", 1231, "expire_strategy")
+	s.fails(t, "CALL sys.expire_partitions('h', '1 d', timestamp_formatter => 'yyyy EEE')", 1210, "not supported")
+	s.exec(t, "CREATE TABLE u (id BIGINT PRIMARY KEY)")
+	s.fails(t, "CALL sys.expire_partitions('u', '1 d')", 1210, "not partitioned")
+}
+
+func TestServerMaintenanceAfterCommit(t *testing.T) {
+	s := startMergeServer(t)
+	// Snapshot expiration after each commit: at most 3 are kept, even
+	// within snapshot.time-retained (1 h); a tag keeps its snapshot readable.
+	s.exec(t, "CREATE TABLE e (id BIGINT PRIMARY KEY, v INT) WITH ('bucket' = '1', 'snapshot.num-retained.min' = '1', "+
+		"'snapshot.num-retained.max' = '3')",
+		"INSERT INTO e VALUES (1, 1)")
+	s.call(t, "CALL sys.create_tag('e', 'first')")
+	for i := 2; i <= 6; i++ {
+		time.Sleep(2 * time.Millisecond)
+		s.exec(t, fmt.Sprintf("INSERT INTO e VALUES (%d, %d)", i, i))
+	}
+	mergeSameRows(t, "retained snapshots", s.rows(t, "SELECT snapshot_id FROM `e$snapshots`"), []string{"4", "5", "6"})
+	mergeSameRows(t, "AS OF the tag", s.rows(t, "SELECT * FROM e AS OF 'first'"), []string{"1|1"})
+	mergeSameRows(t, "latest", s.rows(t, "SELECT count(*) FROM e"), []string{"6"})
+	// Older than snapshot.time-retained: down to snapshot.num-retained.min.
+	s.exec(t, "ALTER TABLE e SET ('snapshot.time-retained' = '1 ms')")
+	time.Sleep(2 * time.Millisecond)
+	s.exec(t, "INSERT INTO e VALUES (7, 7)")
+	mergeSameRows(t, "time retention", s.rows(t, "SELECT snapshot_id FROM `e$snapshots`"), []string{"7"})
+	mergeSameRows(t, "AS OF the tag still", s.rows(t, "SELECT * FROM e AS OF 'first'"), []string{"1|1"})
+
+	// write-only tables are not maintained.
+	s.exec(t, "CREATE TABLE w (id BIGINT PRIMARY KEY) WITH ('bucket' = '1', 'write-only' = 'true', 'snapshot.num-retained.min' = '1', "+
+		"'snapshot.num-retained.max' = '1', 'snapshot.time-retained' = '1 ms')")
+	for i := 1; i <= 3; i++ {
+		time.Sleep(2 * time.Millisecond)
+		s.exec(t, fmt.Sprintf("INSERT INTO w VALUES (%d)", i))
+	}
+	mergeSameRows(t, "write-only keeps everything", s.rows(t, "SELECT snapshot_id FROM `w$snapshots`"), []string{"1", "2", "3"})
+
+	// Partition expiration after commits (checked at every commit here).
+	s.exec(t, "CREATE TABLE p (id BIGINT, dt STRING) PARTITIONED BY (dt) WITH ('partition.expiration-time' = '7 d', "+
+		"'partition.expiration-check-interval' = '0 s')",
+		"INSERT INTO p VALUES (1, '2020-01-01'), (2, '2999-12-31')")
+	mergeSameRows(t, "expired partition dropped", s.rows(t, "SELECT * FROM p"), []string{"2|2999-12-31"})
+	mergeSameRows(t, "kinds", s.snapshots(t, "p"), []string{"1|APPEND", "2|OVERWRITE"})
+
+	// Automatic daily tags: the first snapshot is tagged with the day
+	// before it (Java's TagAutoCreation), tag.num-retained-max applies.
+	before := time.Now().AddDate(0, 0, -1).Format("2006-01-02")
+	s.exec(t, "CREATE TABLE a (id BIGINT PRIMARY KEY) WITH ('tag.automatic-creation' = 'process-time', 'tag.creation-period' = 'daily')",
+		"INSERT INTO a VALUES (1)")
+	yesterday := time.Now().AddDate(0, 0, -1).Format("2006-01-02")
+	if got := s.rows(t, "SELECT tag_name, snapshot_id FROM `a$tags`"); len(got) != 1 || got[0] != yesterday+"|1" && got[0] != before+"|1" {
+		t.Fatalf("auto tag: %v, want %s|1", got, yesterday)
+	}
+	yesterday = strings.Split(s.rows(t, "SELECT tag_name FROM `a$tags`")[0], "|")[0]
+
+	// A tag past its retention goes at the next commit.
+	s.call(t, "CALL sys.create_tag('a', 'short', time_retained => '1 ms')")
+	time.Sleep(5 * time.Millisecond)
+	s.exec(t, "INSERT INTO a VALUES (2)")
+	mergeSameRows(t, "retention", s.rows(t, "SELECT tag_name FROM `a$tags`"), []string{yesterday})
+
+	// Options are checked when set.
+	s.fails(t, "ALTER TABLE a SET ('tag.num-retained-max' = '0')", 1231, "tag.num-retained-max")
+	s.fails(t, "ALTER TABLE a SET ('partition.expiration-time' = 'soon')", 1231, "partition.expiration-time")
+	s.fails(t, "ALTER TABLE a SET ('tag.automatic-creation' = 'hourly')", 1231, "tag.automatic-creation")
+}
