@@ -445,12 +445,12 @@ func (w *TableWrite) bucketState(p *partitionState, b int32) (*bucketState, erro
 		return bs, nil
 	}
 	total := w.totalBuckets()
-	if t, ok := p.baseTotal[b]; ok && t != total {
+	if t, ok := p.baseTotal[b]; ok && t != total && !w.replaces(p.row) {
 		where := "table"
 		if p.path != "" {
 			where = "partition " + p.path
 		}
-		return nil, fmt.Errorf("%w: %s bucket %d was written with %d buckets, the table now has bucket=%d; rescale it with INSERT OVERWRITE first",
+		return nil, fmt.Errorf("%w: %s bucket %d was written with %d buckets, the table now has bucket=%d; rescale it first (CALL sys.rescale, or INSERT OVERWRITE of the partition)",
 			ErrBucketCount, where, b, t, w.core.Bucket)
 	}
 	bs := &bucketState{bucket: b, total: total}

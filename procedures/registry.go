@@ -8,5 +8,6 @@ func Default() *Registry {
 		ExpireSnapshots, ExpirePartitions, RemoveOrphanFiles,
 		RollbackTo, Rollback,
 		CreateBranch, DeleteBranch, FastForward,
+		Rescale,
 	)
 }

@@ -313,3 +313,48 @@ func TestServerMaintenanceAfterCommit(t *testing.T) {
 	s.fails(t, "ALTER TABLE a SET ('partition.expiration-time' = 'soon')", 1231, "partition.expiration-time")
 	s.fails(t, "ALTER TABLE a SET ('tag.automatic-creation' = 'hourly')", 1231, "tag.automatic-creation")
 }
+
+func TestServerCallRescale(t *testing.T) {
+	s := startMergeServer(t)
+	s.exec(t, "CREATE TABLE r (id BIGINT, dt STRING, v INT, PRIMARY KEY (id, dt) NOT ENFORCED) PARTITIONED BY (dt) WITH ('bucket' = '2')")
+	var want []string
+	for i := 0; i < 40; i++ {
+		dt := []string{"a", "b"}[i%2]
+		s.exec(t, fmt.Sprintf("INSERT INTO r VALUES (%d, '%s', %d)", i, dt, i))
+		want = append(want, fmt.Sprintf("%d|%s|%d", i, dt, i))
+	}
+	s.exec(t, "UPDATE r SET v = v + 100 WHERE id < 4")
+	for i := 0; i < 4; i++ {
+		want[i] = fmt.Sprintf("%d|%s|%d", i, []string{"a", "b"}[i%2], i+100)
+	}
+	s.fails(t, "ALTER TABLE r SET ('bucket' = '4')", 0, "CALL sys.rescale")
+
+	cols, rows := s.call(t, "CALL sys.rescale(table => 'r', bucket_num => 4, partition => 'dt=a')")
+	if strings.Join(cols, ",") != "previous_bucket_num,bucket_num,rewritten_partitions,rewritten_rows,snapshot_id" ||
+		strings.Join(rows[0][:4], ",") != "2,4,1,20" {
+		t.Fatalf("rescale: %v %v", cols, rows)
+	}
+	mergeSameRows(t, "rows after rescaling a", s.rows(t, "SELECT * FROM r"), want)
+	mergeSameRows(t, "buckets of a", s.rows(t, "SELECT DISTINCT `partition`, bucket FROM `r$files` WHERE `partition` = '{a}'"),
+		[]string{"{a}|0", "{a}|1", "{a}|2", "{a}|3"})
+	mergeSameRows(t, "buckets of b", s.rows(t, "SELECT DISTINCT `partition`, bucket FROM `r$files` WHERE `partition` = '{b}'"),
+		[]string{"{b}|0", "{b}|1"})
+	// Writing into a rescaled partition uses the new count.
+	s.exec(t, "INSERT INTO r VALUES (100, 'a', 1)")
+	want = append(want, "100|a|1")
+	// The rest of the table.
+	_, rows = s.call(t, "CALL sys.rescale('r', 4)")
+	if strings.Join(rows[0][:4], ",") != "4,4,2,41" {
+		t.Fatalf("rescale all: %v", rows)
+	}
+	mergeSameRows(t, "rows after rescaling all", s.rows(t, "SELECT * FROM r"), want)
+	mergeSameRows(t, "buckets", s.rows(t, "SELECT DISTINCT bucket FROM `r$files`"), []string{"0", "1", "2", "3"})
+	s.exec(t, "INSERT INTO r VALUES (101, 'b', 1)")
+	mergeSameRows(t, "bucket option", s.rows(t, "SELECT value FROM `r$options` WHERE `key` = 'bucket'"), []string{"4"})
+
+	s.fails(t, "CALL sys.rescale('r', 0)", 1231, "bucket_num")
+	s.fails(t, "CALL sys.rescale('r')", 1318, "bucket_num")
+	s.fails(t, "CALL sys.rescale('r', 2, partition => 'hr=1')", 1231, "not a partition key")
+	s.exec(t, "CREATE TABLE d (id BIGINT PRIMARY KEY)")
+	s.fails(t, "CALL sys.rescale('d', 2)", 1210, "dynamic")
+}
