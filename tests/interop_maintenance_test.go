@@ -77,7 +77,7 @@ func TestInteropMaintenance(t *testing.T) {
 	exec("INSERT INTO `j$branch_lb` (k, p, v) VALUES (100, 'a', 1), (101, 'b', 2)")
 
 	// lakesql's history on its own table.
-	exec("CREATE TABLE t (k INT NOT NULL, p STRING NOT NULL, v BIGINT, s STRING, PRIMARY KEY (k, p) NOT ENFORCED) "+
+	exec("CREATE TABLE t (k INT NOT NULL, p STRING NOT NULL, v BIGINT, s STRING, PRIMARY KEY (k, p) NOT ENFORCED) " +
 		"PARTITIONED BY (p) WITH ('bucket' = '2')")
 	for i := 0; i < 8; i++ {
 		exec(fmt.Sprintf("INSERT INTO t VALUES (%d, '%s', %d, 's%d'), (%d, 'b', %d, NULL)", i%5, []string{"a", "b"}[i%2], i, i, i+10, i))
