@@ -48,6 +48,13 @@
 // count, force-up-level-0) to them; PickFullCompaction takes every run to the
 // max level. Rewriting and committing the picked units is not here yet.
 //
+// Maintenance after commits (maintain.go): Maintainer.AfterCommit runs a
+// table's expiration (snapshots, changelog, consumers, partitions through
+// DropPartitions, an OVERWRITE snapshot) and automatic tags, as Java's
+// TableCommitImpl.maintain does; the library calls are in package snapshot.
+// A commit replacing a partition (INSERT OVERWRITE, rescale) is not held to
+// the bucket count of the files it replaces.
+//
 // Concurrency: a TableWrite is not safe for concurrent use. Several
 // TableWrites (in several processes) may write and commit to one table; the
 // committer re-plans lost races. Invariants: every file a TableWrite creates
