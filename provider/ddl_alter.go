@@ -37,6 +37,7 @@ func (p *Provider) AlterPaimonTable(ctx context.Context, db, name string, change
 	if err := p.checkWritable(); err != nil {
 		return err
 	}
+	defer p.forgetHandles()
 	return catalogError(p.cat.AlterTable(ctx, db, name, changes))
 }
 

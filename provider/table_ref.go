@@ -28,7 +28,12 @@ func (p *Provider) ResolveTable(ctx context.Context, db, name string) (realDB, r
 }
 
 // TableChanged is called after a procedure changed a table's snapshots,
-// tags or branches outside a commit (rollback, expiration, fast-forward).
-// Table handles are not cached across statements, so there is nothing to
-// refresh; a cache of table state must drop db.name here.
-func (p *Provider) TableChanged(db, name string) {}
+// tags, branches or schemas outside a commit (rollback, expiration,
+// fast-forward, which replaces schema files under the same ids): the
+// table's long-lived handle, whose schema manager caches decoded schemas,
+// is dropped.
+func (p *Provider) TableChanged(db, name string) {
+	p.handles.Lock()
+	defer p.handles.Unlock()
+	delete(p.handles.m, handleKey(db, name))
+}

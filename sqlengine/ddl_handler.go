@@ -148,7 +148,7 @@ func (h *ddlHandler) execDDL(ctx *sql.Context, stmt any) (*sqltypes.Result, erro
 		if err != nil {
 			return nil, err
 		}
-		return &sqltypes.Result{}, pro.CreatePaimonTable(ctx, db, s.name, ts, s.ifNotExists)
+		return &sqltypes.Result{}, pro.CreatePaimonTable(ctx, db, s.name, pro.WithTableDefaults(ts), s.ifNotExists)
 	case *alterTableStmt:
 		db, err := currentDB(ctx, s.db)
 		if err != nil {
