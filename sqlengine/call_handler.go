@@ -62,6 +62,64 @@ func (h *callHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query st
 	return h.Handler.ComMultiQuery(ctx, c, query, callback)
 }
 
+// ComPrepare prepares a CALL sys.* server-side: its `?` arguments are
+// bound at execution (the statement answers with its result set then, as
+// MySQL's prepared CALL does, so it reports no columns here).
+func (h *callHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) ([]*querypb.Field, error) {
+	if !startsWithWords(query, "CALL") {
+		return h.Handler.ComPrepare(ctx, c, query, prepare)
+	}
+	stmt, ok, err := parseCallPrepared(query)
+	if !ok {
+		return h.Handler.ComPrepare(ctx, c, query, prepare)
+	}
+	if err != nil {
+		return nil, mysql.NewSQLError(mysql.ERParseError, mysql.SSClientError, "lakesql: %v", err)
+	}
+	if prepare != nil && int(prepare.ParamsCount) != len(stmt.params) {
+		return nil, mysql.NewSQLError(mysql.ERParseError, mysql.SSClientError,
+			"lakesql: CALL %s: %d placeholders, the protocol counted %d", stmt.proc, len(stmt.params), prepare.ParamsCount)
+	}
+	return nil, nil
+}
+
+// ComStmtExecute runs a prepared CALL sys.* with its bound values.
+func (h *callHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
+	if prepare == nil || !startsWithWords(prepare.PrepareStmt, "CALL") {
+		return h.Handler.ComStmtExecute(ctx, c, prepare, callback)
+	}
+	stmt, ok, err := parseCallPrepared(prepare.PrepareStmt)
+	if !ok {
+		return h.Handler.ComStmtExecute(ctx, c, prepare, callback)
+	}
+	if err != nil {
+		return mysql.NewSQLError(mysql.ERParseError, mysql.SSClientError, "lakesql: %v", err)
+	}
+	for n, i := range stmt.params {
+		bv, ok := prepare.BindVars[fmt.Sprintf("v%d", n+1)]
+		if !ok {
+			return mysql.NewSQLError(mysql.ERWrongArguments, mysql.SSUnknownSQLState, "Incorrect arguments to EXECUTE: parameter %d has no value", n+1)
+		}
+		stmt.args[i].Value = bindValue(bv)
+	}
+	res, err := h.execCall(ctx, c, prepare.PrepareStmt, stmt)
+	if err != nil {
+		return callErr(stmt, err)
+	}
+	return callback(res)
+}
+
+// bindValue is the literal of a bound parameter.
+func bindValue(bv *querypb.BindVariable) procedures.Value {
+	switch {
+	case bv == nil || bv.Type == querypb.Type_NULL_TYPE:
+		return procedures.NullValue()
+	case sqltypes.IsIntegral(bv.Type) || sqltypes.IsFloat(bv.Type) || bv.Type == querypb.Type_DECIMAL:
+		return procedures.NumberValue(string(bv.Value))
+	}
+	return procedures.StringValue(string(bv.Value))
+}
+
 func (h *callHandler) tryCall(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn, more bool) (done bool, err error) {
 	if !startsWithWords(query, "CALL") {
 		return false, nil
