@@ -93,7 +93,8 @@ type TagAutoCreation struct {
 }
 
 // Run tags the snapshots committed since the last run whose time (commit
-// time for process-time, watermark for watermark, in loc) passed the next
+// time for process-time, in sink.process-time-zone or loc; watermark for
+// watermark, in sink.watermark-time-zone, UTC by default) passed the next
 // tag time plus tag.creation-delay, as Java does, and deletes the oldest
 // automatic tags beyond tag.num-retained-max. It returns the tags created.
 func (a *TagAutoCreation) Run(ctx context.Context, t *Table, m *schema.MaintenanceOptions, now time.Time, loc *time.Location) ([]string, error) {
@@ -198,12 +199,20 @@ func (a *TagAutoCreation) tryToCreate(ctx context.Context, t *Table, m *schema.M
 	var at time.Time
 	switch m.TagAutomaticCreation {
 	case schema.TagCreationProcessTime:
-		at = LocalDateTime(time.UnixMilli(s.TimeMillis).In(loc))
+		zone := loc
+		if m.SinkProcessTimeZone != nil {
+			zone = m.SinkProcessTimeZone
+		}
+		at = LocalDateTime(time.UnixMilli(s.TimeMillis).In(zone))
 	case schema.TagCreationWatermark:
 		if s.Watermark == nil || *s.Watermark == -1<<63 {
 			return "", nil
 		}
-		at = LocalDateTime(time.UnixMilli(*s.Watermark).In(loc))
+		zone := time.UTC
+		if m.SinkWatermarkTimeZone != nil {
+			zone = m.SinkWatermarkTimeZone
+		}
+		at = LocalDateTime(time.UnixMilli(*s.Watermark).In(zone))
 	}
 	if a.nextTag != nil && at.Add(-m.TagCreationDelay).Before(a.nextTag.Add(p.period)) {
 		return "", nil
