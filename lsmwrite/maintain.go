@@ -37,6 +37,7 @@ type maintainState struct {
 	mu                 sync.Mutex
 	lastPartitionCheck time.Time
 	tags               snapshot.TagAutoCreation
+	retentions         snapshot.TagRetentions
 }
 
 // MaintainResult says what one maintenance run did.
@@ -124,7 +125,7 @@ func (m *Maintainer) AfterCommit(ctx context.Context, tbl *snapshot.Table, sch *
 	if res.TagsCreated, err = st.tags.Run(ctx, tbl, &opts, now, loc); err != nil {
 		return res, fmt.Errorf("create tags: %w", err)
 	}
-	if res.TagsExpired, err = tbl.ExpireTags(ctx, now); err != nil {
+	if res.TagsExpired, err = tbl.ExpireTags(ctx, now, &st.retentions); err != nil {
 		return res, fmt.Errorf("expire tags: %w", err)
 	}
 	return res, nil

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lakesql/lakesql/internal/schema"
+	"github.com/lakesql/lakesql/internal/storage"
 )
 
 // TagPeriod names and spaces automatic tags (Java: TagPeriodHandler): a
@@ -245,25 +246,80 @@ func (a *TagAutoCreation) tryToCreate(ctx context.Context, t *Table, m *schema.M
 	return name, nil
 }
 
+// TagRetentions remembers, across calls of ExpireTags, the retention of
+// each tag file by its name, size and modification time, so that a commit
+// reads only the tags created since the last one (Java reads every tag at
+// every commit). Safe for concurrent use.
+type TagRetentions struct {
+	mu   sync.Mutex
+	tags map[string]tagRetention
+}
+
+type tagRetention struct {
+	size    int64
+	mod     time.Time
+	expires *time.Time // nil: kept forever
+}
+
 // ExpireTags deletes the tags whose retention (tag.default-time-retained or
 // the time_retained they were created with) has passed (Java:
-// TagTimeExpire.expire). now is wall-clock time in the writer's zone.
-func (t *Table) ExpireTags(ctx context.Context, now time.Time) ([]string, error) {
-	all, err := t.tags.All(ctx)
+// TagTimeExpire.expire). now is wall-clock time in the writer's zone; cache
+// may be nil.
+func (t *Table) ExpireTags(ctx context.Context, now time.Time, cache *TagRetentions) ([]string, error) {
+	if cache == nil {
+		cache = &TagRetentions{}
+	}
+	cache.mu.Lock()
+	defer cache.mu.Unlock()
+	if cache.tags == nil {
+		cache.tags = map[string]tagRetention{}
+	}
+	type listed struct {
+		name string
+		info storage.ObjectInfo
+	}
+	var names []listed
+	err := listNames(ctx, t.store, t.tags.dir, tagPrefix, func(name string, info storage.ObjectInfo) {
+		if n, ok := ParseTagFileName(name); ok {
+			names = append(names, listed{n, info})
+		}
+	})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("snapshot: list tags of branch %s: %w", t.branch, err)
 	}
 	wall := LocalDateTime(now)
+	seen := make(map[string]bool, len(names))
 	var expired []string
-	for _, tg := range all {
-		if tg.TagCreateTime == nil || tg.TagTimeRetained == nil {
-			continue
-		}
-		if wall.After(tg.TagCreateTime.Add(*tg.TagTimeRetained)) {
-			if _, err := t.DeleteTag(ctx, tg.Name); err != nil && !errors.Is(err, ErrTagNotFound) {
+	for _, l := range names {
+		seen[l.name] = true
+		r, ok := cache.tags[l.name]
+		if !ok || r.size != l.info.Size || !r.mod.Equal(l.info.ModTime) {
+			tg, err := t.tags.Get(ctx, l.name)
+			if errors.Is(err, ErrTagNotFound) {
+				continue
+			}
+			if err != nil {
 				return expired, err
 			}
-			expired = append(expired, tg.Name)
+			r = tagRetention{size: l.info.Size, mod: l.info.ModTime}
+			if tg.TagCreateTime != nil && tg.TagTimeRetained != nil {
+				e := tg.TagCreateTime.Add(*tg.TagTimeRetained)
+				r.expires = &e
+			}
+			cache.tags[l.name] = r
+		}
+		if r.expires == nil || !wall.After(*r.expires) {
+			continue
+		}
+		if _, err := t.DeleteTag(ctx, l.name); err != nil && !errors.Is(err, ErrTagNotFound) {
+			return expired, err
+		}
+		delete(cache.tags, l.name)
+		expired = append(expired, l.name)
+	}
+	for name := range cache.tags {
+		if !seen[name] {
+			delete(cache.tags, name)
 		}
 	}
 	return expired, nil
