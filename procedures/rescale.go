@@ -135,12 +135,7 @@ func rewriteWithBuckets(ctx context.Context, t *snapshot.Table, spec map[string]
 	if err != nil {
 		return 0, 0, 0, err
 	}
-	w, err := lsmwrite.NewTableWrite(ctx, t.Storage(), p.Schema, base, lsmwrite.Options{
-		Branch: t.BranchName(),
-		BeforeCommitAttempt: func(ctx context.Context, latest *snapshot.Snapshot) error {
-			return onlyCompactionsSince(ctx, t, base.ID, latest)
-		},
-	})
+	w, err := lsmwrite.NewTableWrite(ctx, t.Storage(), p.Schema, base, lsmwrite.Options{Branch: t.BranchName()})
 	if err != nil {
 		return 0, 0, 0, err
 	}
@@ -192,7 +187,9 @@ func rewriteWithBuckets(ctx context.Context, t *snapshot.Table, spec map[string]
 			return 0, 0, 0, err
 		}
 	}
-	s, err := w.Commit(ctx)
+	s, err := w.CommitIf(ctx, func(ctx context.Context, latest *snapshot.Snapshot) error {
+		return onlyCompactionsSince(ctx, t, base.ID, latest)
+	})
 	if err != nil {
 		return 0, 0, 0, err
 	}

@@ -29,11 +29,6 @@ func (p *Provider) ResolveTable(ctx context.Context, db, name string) (realDB, r
 
 // TableChanged is called after a procedure changed a table's snapshots,
 // tags, branches or schemas outside a commit (rollback, expiration,
-// fast-forward, which replaces schema files under the same ids): the
-// table's long-lived handle, whose schema manager caches decoded schemas,
-// is dropped.
-func (p *Provider) TableChanged(db, name string) {
-	p.handles.Lock()
-	defer p.handles.Unlock()
-	delete(p.handles.m, handleKey(db, name))
-}
+// fast-forward, rescale): the long-lived table handles (handles.go) are
+// dropped, so the next statement opens them again.
+func (p *Provider) TableChanged(db, name string) { p.forgetHandles() }

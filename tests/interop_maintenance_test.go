@@ -78,7 +78,7 @@ func TestInteropMaintenance(t *testing.T) {
 
 	// lakesql's history on its own table.
 	exec("CREATE TABLE t (k INT NOT NULL, p STRING NOT NULL, v BIGINT, s STRING, PRIMARY KEY (k, p) NOT ENFORCED) " +
-		"PARTITIONED BY (p) WITH ('bucket' = '2')")
+		"PARTITIONED BY (p) WITH ('bucket' = '2', 'num-sorted-run.compaction-trigger' = '100')") // the test counts snapshots
 	for i := 0; i < 8; i++ {
 		exec(fmt.Sprintf("INSERT INTO t VALUES (%d, '%s', %d, 's%d'), (%d, 'b', %d, NULL)", i%5, []string{"a", "b"}[i%2], i, i, i+10, i))
 		if i == 4 {

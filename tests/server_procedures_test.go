@@ -116,7 +116,8 @@ func TestServerCallErrors(t *testing.T) {
 
 func TestServerCallExpireAndRollback(t *testing.T) {
 	s := startMergeServer(t)
-	s.exec(t, "CREATE TABLE t (id BIGINT PRIMARY KEY, v INT) WITH ('bucket' = '1')")
+	// No automatic compaction: the test counts snapshots.
+	s.exec(t, "CREATE TABLE t (id BIGINT PRIMARY KEY, v INT) WITH ('bucket' = '1', 'num-sorted-run.compaction-trigger' = '100')")
 	for i := 1; i <= 6; i++ {
 		s.exec(t, fmt.Sprintf("INSERT INTO t VALUES (%d, %d)", i%3, i))
 	}
@@ -258,7 +259,7 @@ func TestServerMaintenanceAfterCommit(t *testing.T) {
 	s := startMergeServer(t)
 	// Snapshot expiration after each commit: at most 3 are kept, even
 	// within snapshot.time-retained (1 h); a tag keeps its snapshot readable.
-	s.exec(t, "CREATE TABLE e (id BIGINT PRIMARY KEY, v INT) WITH ('bucket' = '1', 'snapshot.num-retained.min' = '1', "+
+	s.exec(t, "CREATE TABLE e (id BIGINT PRIMARY KEY, v INT) WITH ('bucket' = '1', 'num-sorted-run.compaction-trigger' = '100', 'snapshot.num-retained.min' = '1', "+
 		"'snapshot.num-retained.max' = '3')",
 		"INSERT INTO e VALUES (1, 1)")
 	s.call(t, "CALL sys.create_tag('e', 'first')")
