@@ -47,7 +47,7 @@ func (h *opsHandler) ConnectionClosed(c *mysql.Conn) {
 // statementRun is one statement's figures while it runs.
 type statementRun struct {
 	start    time.Time
-	scan     metrics.Statement
+	scan     *metrics.Statement
 	rows     int64
 	affected uint64
 }
@@ -60,8 +60,8 @@ func (r *statementRun) count(res *sqltypes.Result) {
 }
 
 func (h *opsHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
-	run := &statementRun{start: time.Now()}
-	ctx = metrics.WithStatement(ctx, &run.scan)
+	run := &statementRun{start: time.Now(), scan: new(metrics.Statement)}
+	ctx = metrics.WithStatement(ctx, run.scan)
 	err := h.Handler.ComQuery(ctx, c, query, func(res *sqltypes.Result, more bool) error {
 		run.count(res)
 		return callback(res, more)
@@ -71,8 +71,8 @@ func (h *opsHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, 
 }
 
 func (h *opsHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
-	run := &statementRun{start: time.Now()}
-	ctx = metrics.WithStatement(ctx, &run.scan)
+	run := &statementRun{start: time.Now(), scan: new(metrics.Statement)}
+	ctx = metrics.WithStatement(ctx, run.scan)
 	rest, err := h.Handler.ComMultiQuery(ctx, c, query, func(res *sqltypes.Result, more bool) error {
 		run.count(res)
 		return callback(res, more)
@@ -86,14 +86,25 @@ func (h *opsHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query str
 }
 
 func (h *opsHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
-	run := &statementRun{start: time.Now()}
-	ctx = metrics.WithStatement(ctx, &run.scan)
+	run := &statementRun{start: time.Now(), scan: new(metrics.Statement)}
+	ctx = metrics.WithStatement(ctx, run.scan)
 	err := h.Handler.ComStmtExecute(ctx, c, prepare, func(res *sqltypes.Result) error {
 		run.count(res)
 		return callback(res)
 	})
 	h.s.observeStatement(c, prepare.PrepareStmt, run, err)
 	return err
+}
+
+// ObserveStatement records a statement that ran outside the MySQL protocol
+// (the Flight SQL endpoint's plain scans), as observeStatement does for the
+// protocol's: scan is what its scans planned (metrics.WithStatement), rows
+// the rows it returned.
+func (s *Server) ObserveStatement(query string, start time.Time, scan *metrics.Statement, rows int64, err error) {
+	if scan == nil {
+		scan = new(metrics.Statement)
+	}
+	s.observeStatement(nil, query, &statementRun{start: start, scan: scan, rows: rows}, err)
 }
 
 // maxLoggedStatement bounds the statement text of a log line.
@@ -127,7 +138,7 @@ func (s *Server) observeStatement(c *mysql.Conn, query string, run *statementRun
 	if len(stmt) > maxLoggedStatement {
 		stmt = truncateRunes(stmt, maxLoggedStatement) + "..."
 	}
-	sc := &run.scan
+	sc := run.scan
 	attrs := []slog.Attr{
 		slog.String("statement", stmt),
 		slog.Float64("duration_ms", float64(d.Microseconds())/1000),

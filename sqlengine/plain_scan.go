@@ -3,6 +3,7 @@ package sqlengine
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 	"sync/atomic"
 
@@ -45,6 +46,9 @@ func (s *Server) PlanPlainScan(ctx context.Context, who Account, db, query strin
 	}
 	if stmts, rest := SplitStatements(query); len(stmts)+boolInt(strings.TrimSpace(rest) != "") != 1 {
 		return nil, nil
+	}
+	if err := s.sec.users.Refresh(ctx, accountRefresh); err != nil {
+		slog.Warn("reloading the accounts failed; using the ones loaded before", "err", err)
 	}
 	sess := newSession(sql.NewBaseSessionWithClientServer("lakesql-internal",
 		sql.Client{User: who.User, Address: who.AccountHost}, 1<<31|planSessionID.Add(1)))
@@ -119,5 +123,5 @@ func toSQLError(err error) error {
 	if !errors.As(err, &se) {
 		se = sql.CastSQLError(err)
 	}
-	return finalError(withSQLState(se))
+	return finalError(withSQLState(accessError(se)))
 }

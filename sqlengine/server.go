@@ -2,6 +2,7 @@ package sqlengine
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"net"
 	"sync/atomic"
@@ -59,16 +60,17 @@ type Config struct {
 
 // Server is a running lakesql MySQL-protocol server.
 type Server struct {
-	cfg      Config
-	store    storage.Storage
-	provider *provider.Provider
-	engine   *sqle.Engine
-	srv      *server.Server
-	sec      security
-	listener *connListener   // TCP and in-process connections (internal_conn.go)
-	sessions sessionRegistry // connection id → session (protocol.go)
-	drain    drain           // running statements, for Shutdown (shutdown.go)
-	started  atomic.Bool     // Start has begun accepting (health.go)
+	cfg       Config
+	store     storage.Storage
+	provider  *provider.Provider
+	engine    *sqle.Engine
+	srv       *server.Server
+	sec       security
+	listener  *connListener   // TCP and in-process connections (internal_conn.go)
+	sessions  sessionRegistry // connection id → session (protocol.go)
+	drain     drain           // running statements, for Shutdown (shutdown.go)
+	started   atomic.Bool     // Start has begun accepting (health.go)
+	tlsConfig *tls.Config     // nil without TLS (security.go)
 }
 
 // New opens the warehouse (creating it with a `default` database on first
