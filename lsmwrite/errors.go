@@ -20,4 +20,8 @@ var (
 	// ErrBucketCount is returned when a bucket was written before with
 	// another bucket count than the table's "bucket" option.
 	ErrBucketCount = errors.New("lsmwrite: bucket count changed")
+	// ErrInvalidRequest marks a compaction request that does not fit the
+	// table (a partition spec naming a column that is not a partition key,
+	// a value that does not parse).
+	ErrInvalidRequest = errors.New("lsmwrite: invalid compaction request")
 )

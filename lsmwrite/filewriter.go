@@ -40,6 +40,9 @@ type fileSpec struct {
 	now        func() time.Time
 	// created collects every file path written, for Abort.
 	created *[]string
+	// levels are the specs of levels with their own compression or stats
+	// mode (level_options.go); see forLevel.
+	levels map[int]*fileSpec
 }
 
 // newFileSpec builds the physical layout of a table's data files (paimon-format.md §7.1, §7.2).
@@ -88,6 +91,9 @@ func newFileSpec(st storage.Storage, sch *schema.TableSchema, core *schema.CoreO
 	if s.valueStats, err = newStatsBuilder(sch.Fields, core.MetadataStatsDenseStore); err != nil {
 		return nil, fmt.Errorf("lsmwrite: value stats: %w", err)
 	}
+	if err := s.buildLevelSpecs(sch); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -120,18 +126,30 @@ type openFile struct {
 
 // rollingWriter writes the records of one (partition, bucket) into data
 // (or changelog) files of at most about target-file-size each (Java
-// RollingFileWriter over KeyValueDataFileWriter or RowDataFileWriter).
+// RollingFileWriter over KeyValueDataFileWriter or RowDataFileWriter), all
+// on one level with one file source.
 type rollingWriter struct {
 	spec      *fileSpec
 	names     *dataFilePathFactory
 	changelog bool
+	level     manifest.Level
+	source    manifest.FileSource
 	cur       *openFile
 	files     []manifest.DataFileMeta
 	row       []any // reused physical row
 }
 
+// newRollingWriter writes level-0 files from input (a write buffer flush).
 func newRollingWriter(spec *fileSpec, names *dataFilePathFactory, changelog bool) *rollingWriter {
-	return &rollingWriter{spec: spec, names: names, changelog: changelog, row: make([]any, len(spec.cols))}
+	return newLevelWriter(spec, names, changelog, 0, manifest.FileSourceAppend)
+}
+
+// newLevelWriter writes files of level with the given file source
+// (compaction outputs: FileSourceCompact).
+func newLevelWriter(spec *fileSpec, names *dataFilePathFactory, changelog bool, level int, source manifest.FileSource) *rollingWriter {
+	spec = spec.forLevel(level)
+	return &rollingWriter{spec: spec, names: names, changelog: changelog, level: manifest.Level(level), source: source,
+		row: make([]any, len(spec.cols))}
 }
 
 func (r *rollingWriter) open(ctx context.Context) error {
@@ -233,7 +251,7 @@ func (r *rollingWriter) closeCurrent() error {
 	if err != nil {
 		return fmt.Errorf("lsmwrite: close %s: %w", f.path, err)
 	}
-	meta, err := r.spec.fileMeta(f, fs)
+	meta, err := r.spec.fileMeta(f, fs, r.level, r.source)
 	if err != nil {
 		return fmt.Errorf("lsmwrite: %s: %w", f.path, err)
 	}
@@ -252,7 +270,7 @@ func (r *rollingWriter) abort() {
 
 // fileMeta builds the DataFileMeta of a finished file (Java
 // KeyValueDataFileWriter.result / RowDataFileWriter.result).
-func (s *fileSpec) fileMeta(f *openFile, fs *datafile.FileStats) (manifest.DataFileMeta, error) {
+func (s *fileSpec) fileMeta(f *openFile, fs *datafile.FileStats, level manifest.Level, source manifest.FileSource) (manifest.DataFileMeta, error) {
 	if fs == nil || len(fs.Columns) != len(s.cols) {
 		return manifest.DataFileMeta{}, errors.New("writer returned statistics of the wrong width")
 	}
@@ -263,15 +281,14 @@ func (s *fileSpec) fileMeta(f *openFile, fs *datafile.FileStats) (manifest.DataF
 		MinSequenceNumber: f.minSeq,
 		MaxSequenceNumber: f.maxSeq,
 		SchemaID:          s.schemaID,
-		Level:             0,
+		Level:             level,
 		ExtraFiles:        []string{},
 	}
 	ct := s.now().UTC().UnixMilli()
 	meta.CreationTime = &ct
 	del := f.deletes
 	meta.DeleteRowCount = &del
-	src := manifest.FileSourceAppend
-	meta.FileSource = &src
+	meta.FileSource = &source
 
 	var err error
 	if s.pk {

@@ -73,6 +73,13 @@ func parseStatsMode(s string) (statsMode, error) {
 // fields.<col>.stats-mode wins, then columns beyond
 // metadata.stats-keep-first-n-columns get none, then metadata.stats-mode.
 func parseStatsModes(sch *schema.TableSchema) ([]statsMode, error) {
+	return parseStatsModesDefault(sch, sch.Options.MetadataStatsMode(), schema.OptMetadataStatsMode)
+}
+
+// parseStatsModesDefault is parseStatsModes with def (read from option key)
+// in place of metadata.stats-mode: metadata.stats-mode.per.level gives
+// each level its own default (KeyValueFileWriterFactory.statsProducer).
+func parseStatsModesDefault(sch *schema.TableSchema, defMode, key string) ([]statsMode, error) {
 	keepFirst := -1
 	if v, ok := sch.Options[optStatsKeepFirstNColumns]; ok {
 		n, err := strconv.Atoi(strings.TrimSpace(v))
@@ -81,9 +88,9 @@ func parseStatsModes(sch *schema.TableSchema) ([]statsMode, error) {
 		}
 		keepFirst = n
 	}
-	def, err := parseStatsMode(sch.Options.MetadataStatsMode())
+	def, err := parseStatsMode(defMode)
 	if err != nil {
-		return nil, fmt.Errorf("%w: table option %s: %v", schema.ErrInvalidOption, schema.OptMetadataStatsMode, err)
+		return nil, fmt.Errorf("%w: table option %s: %v", schema.ErrInvalidOption, key, err)
 	}
 	modes := make([]statsMode, len(sch.Fields))
 	count := 0

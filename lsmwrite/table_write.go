@@ -668,30 +668,16 @@ func (w *TableWrite) Commit(ctx context.Context) (*snapshot.Snapshot, error) {
 		return nil, err
 	}
 	w.applyOverwrite(ch)
-	codec, err := manifest.CodecForCompression(w.core.ManifestCompression)
+	var keyTypes []schema.DataType
+	if w.spec.pk {
+		keyTypes = w.spec.keyTypes
+	}
+	co, err := commitOptions(w.core, w.opts.Branch, w.partTypes, keyTypes, w.opts.Now, w.mode == bucketUnaware)
 	if err != nil {
 		_ = w.Abort(ctx)
-		return nil, fmt.Errorf("lsmwrite: %w", err)
+		return nil, err
 	}
-	retries := w.core.CommitMaxRetries
-	if retries == 0 {
-		retries = -1 // commit.max-retries=0: no retry (0 means the default to the committer)
-	}
-	co := snapshot.CommitOptions{
-		Branch:                     w.opts.Branch,
-		PartitionTypes:             w.partTypes,
-		ManifestCodec:              codec,
-		MaxRetries:                 retries,
-		ManifestTargetSize:         w.core.ManifestTargetFileSize,
-		ManifestMergeMinCount:      w.core.ManifestMergeMinCount,
-		ManifestFullCompactionSize: w.core.ManifestFullCompactionThresholdSize,
-		Now:                        w.opts.Now,
-		BucketUnaware:              w.mode == bucketUnaware,
-		BeforeAttempt:              w.opts.BeforeCommitAttempt,
-	}
-	if w.spec.pk {
-		co.KeyTypes = w.spec.keyTypes
-	}
+	co.BeforeAttempt = w.opts.BeforeCommitAttempt
 	s, err := snapshot.NewCommitter(w.st, co).Commit(ctx, w.sch.ID, ch)
 	if err != nil {
 		if errors.Is(err, snapshot.ErrConflict) {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
-	"github.com/lakesql/lakesql/internal/storage"
 	"github.com/lakesql/lakesql/lsmread"
 	"github.com/lakesql/lakesql/snapshot"
 )
@@ -16,8 +15,7 @@ import (
 // Database is one Paimon database (a <name>.db folder).
 type Database struct {
 	p    *Provider
-	name string
-	st   storage.Storage // rooted at <name>.db
+	name string // stored spelling
 }
 
 var (
@@ -30,7 +28,8 @@ func (d *Database) Name() string { return d.name }
 
 // GetTableNames implements sql.Database.
 func (d *Database) GetTableNames(ctx *sql.Context) ([]string, error) {
-	return listTables(ctx, d.p.st, d.name)
+	names, err := d.p.cat.ListTables(ctx, d.name)
+	return names, catalogError(err)
 }
 
 // GetTableNamesAsOf implements sql.VersionedDatabase.
@@ -84,21 +83,11 @@ func parseAsOf(asOf any) (lsmread.TimeTravel, error) {
 // system tables `t$snapshots` etc.
 func (d *Database) table(ctx *sql.Context, name string, tt lsmread.TimeTravel) (sql.Table, bool, error) {
 	base, sys, _ := strings.Cut(name, "$")
-	names, err := d.GetTableNames(ctx)
-	if err != nil {
-		return nil, false, err
+	real, ok, err := d.p.cat.ResolveTable(ctx, d.name, base)
+	if err != nil || !ok {
+		return nil, false, catalogError(err)
 	}
-	real := ""
-	for _, n := range names {
-		if strings.EqualFold(n, base) {
-			real = n
-			break
-		}
-	}
-	if real == "" {
-		return nil, false, nil
-	}
-	lt := lsmread.OpenTable(d.st.Sub(real), "")
+	lt := d.p.tableHandle(d.name, real)
 	sysName := strings.ToLower(sys)
 	switch {
 	case sys == "":
@@ -107,6 +96,9 @@ func (d *Database) table(ctx *sql.Context, name string, tt lsmread.TimeTravel) (
 			return u, true, nil
 		}
 		if err != nil {
+			if d.p.goneTable(err) {
+				return nil, false, nil
+			}
 			return nil, false, err
 		}
 		return t, true, nil

@@ -11,23 +11,25 @@ import (
 	"github.com/lakesql/lakesql/snapshot"
 )
 
-// DDL sentinels. Errors of the DDL methods wrap one of these (or a GMS error
-// kind, so clients see the MySQL code: 1007, 1049, 1050, 1051, 1054, 1060).
+// DDL sentinels. Errors of the DDL methods wrap one of these (or are a GMS
+// error kind, so clients see the MySQL code: 1007, 1049, 1050, 1051, 1054,
+// 1059, 1060). The schema rules and the catalog below report the same
+// classes as *schema.ChangeError values (catalogError translates them).
 var (
 	// ErrReadOnly: the provider was opened read-only.
 	ErrReadOnly = errors.New("provider: the server is read-only")
 	// ErrUnsupportedDDL: the statement asks for something Paimon (or
 	// lakesql) cannot do; the message names it.
-	ErrUnsupportedDDL = errors.New("provider: unsupported DDL")
+	ErrUnsupportedDDL = schema.ErrUnsupportedChange
 	// ErrInvalidDDL: a column, key or option of the statement is invalid.
-	ErrInvalidDDL = errors.New("provider: invalid DDL")
+	ErrInvalidDDL = schema.ErrInvalidSchema
 	// ErrInvalidOptionValue: a table option is set to a value Paimon does
-	// not allow (MySQL 1231, ER_WRONG_VALUE_FOR_VAR); it wraps ErrInvalidDDL.
-	ErrInvalidOptionValue = fmt.Errorf("%w: option value", ErrInvalidDDL)
+	// not allow (MySQL 1231, ER_WRONG_VALUE_FOR_VAR).
+	ErrInvalidOptionValue = schema.ErrInvalidOptionValue
 	// ErrSchemaConflict: another writer committed schema-N first and the
 	// change could not be re-applied within the retry budget; retry the
 	// statement.
-	ErrSchemaConflict = errors.New("provider: concurrent schema change, retry the statement")
+	ErrSchemaConflict = snapshot.ErrSchemaConflict
 )
 
 // ddlErr builds an error wrapping kind with a "lakesql: ..." message.
@@ -43,26 +45,35 @@ type ddlError struct {
 func (e *ddlError) Error() string { return e.msg }
 func (e *ddlError) Unwrap() error { return e.kind }
 
-// mapDDLError turns lower-level errors of a DDL path into messages a MySQL
-// client can act on.
-func mapDDLError(err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, schema.ErrInvalidOption), errors.Is(err, schema.ErrInvalidSchema):
-		return &ddlError{kind: ErrInvalidDDL, msg: "lakesql: " + err.Error()}
-	case errors.Is(err, snapshot.ErrConflict):
-		return &ddlError{kind: ErrSchemaConflict, msg: "lakesql: " + err.Error() + " (retry the statement)"}
+// catalogError turns an error of the catalog or the schema rules into the
+// error a DDL statement returns: a GMS error kind for the classes MySQL
+// has a code for, else an error wrapping the class with a "lakesql: ..."
+// message.
+func catalogError(err error) error {
+	var ce *schema.ChangeError
+	if err == nil || !errors.As(err, &ce) {
+		return mapError(err)
 	}
-	return mapError(err)
+	switch ce.Kind {
+	case snapshot.ErrDatabaseNotFound:
+		return sql.ErrDatabaseNotFound.New(ce.Name)
+	case snapshot.ErrDatabaseExists:
+		return sql.ErrDatabaseExists.New(ce.Name)
+	case snapshot.ErrTableNotFound:
+		return sql.ErrTableNotFound.New(ce.Name)
+	case snapshot.ErrTableExists:
+		return sql.ErrTableAlreadyExists.New(ce.Name)
+	case schema.ErrColumnExists:
+		return sql.ErrColumnExists.New(ce.Name)
+	case schema.ErrColumnNotFound:
+		return sql.ErrTableColumnNotFound.New("", ce.Name)
+	case schema.ErrDuplicateColumn:
+		return sql.ErrDuplicateColumn.New(ce.Name)
+	case schema.ErrNameTooLong:
+		return errIdentifierTooLong(ce.Name)
+	}
+	return &ddlError{kind: ce.Kind, msg: "lakesql: " + ce.Msg}
 }
-
-// errTableExists and friends build GMS error kinds (MySQL codes).
-func errTableExists(name string) error   { return sql.ErrTableAlreadyExists.New(name) }
-func errTableNotFound(name string) error { return sql.ErrTableNotFound.New(name) }
-
-// maxIdentifierLength is MySQL's limit on database, table and column names.
-const maxIdentifierLength = 64
 
 // errIdentifierTooLong is MySQL's 1059 (42000).
 func errIdentifierTooLong(name string) error {

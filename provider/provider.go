@@ -2,13 +2,12 @@ package provider
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/lakesql/lakesql/internal/storage"
+	"github.com/lakesql/lakesql/snapshot"
 )
 
 // Options configure a Provider.
@@ -21,14 +20,21 @@ type Options struct {
 }
 
 // DefaultDatabase is created in a new warehouse.
-const DefaultDatabase = "default"
+const DefaultDatabase = snapshot.DefaultDatabase
 
-// Provider is the GMS DatabaseProvider over a Paimon warehouse laid out as
-// Paimon's filesystem catalog (WAREHOUSE/<db>.db/<table>/).
+// Provider is the GMS DatabaseProvider over a Paimon warehouse: the
+// snapshot.Catalog (Paimon's filesystem-catalog layout,
+// WAREHOUSE/<db>.db/<table>/) seen through go-mysql-server.
 type Provider struct {
 	st   storage.Storage
+	cat  *snapshot.Catalog
 	opts Options
-	mu   sync.Mutex
+
+	// handles are the long-lived table handles, by handleKey (handles.go).
+	handles struct {
+		sync.Mutex
+		m map[string]*handle
+	}
 }
 
 var _ sql.DatabaseProvider = (*Provider)(nil)
@@ -36,20 +42,16 @@ var _ sql.DatabaseProvider = (*Provider)(nil)
 // New returns a provider over the warehouse st, creating the default
 // database when the warehouse has none.
 func New(ctx context.Context, st storage.Storage, opts Options) (*Provider, error) {
-	p := &Provider{st: st, opts: opts}
-	dbs, err := listDatabases(ctx, st)
+	p := &Provider{st: st, cat: snapshot.NewCatalog(st), opts: opts}
+	p.handles.m = map[string]*handle{}
+	var err error
+	if opts.ReadOnly {
+		_, err = p.cat.ListDatabases(ctx)
+	} else {
+		_, err = p.cat.EnsureDefaultDatabase(ctx)
+	}
 	if err != nil {
 		return nil, err
-	}
-	if len(dbs) == 0 && !opts.ReadOnly {
-		if err := mkdirAll(ctx, st, DefaultDatabase+dbSuffix); err != nil {
-			return nil, fmt.Errorf("provider: create database %s: %w", DefaultDatabase, err)
-		}
-		// Object stores have no empty folders: the marker makes the new
-		// database visible (Java catalogs ignore the file).
-		if err := st.WriteAll(ctx, DefaultDatabase+dbSuffix+"/"+DatabaseMarker, nil); err != nil {
-			return nil, fmt.Errorf("provider: create database %s: %w", DefaultDatabase, err)
-		}
 	}
 	return p, nil
 }
@@ -57,18 +59,16 @@ func New(ctx context.Context, st storage.Storage, opts Options) (*Provider, erro
 // Storage is the warehouse storage.
 func (p *Provider) Storage() storage.Storage { return p.st }
 
+// Catalog is the warehouse catalog.
+func (p *Provider) Catalog() *snapshot.Catalog { return p.cat }
+
 // Database implements sql.DatabaseProvider.
 func (p *Provider) Database(ctx *sql.Context, name string) (sql.Database, error) {
-	dbs, err := listDatabases(ctx, p.st)
+	real, err := p.cat.ResolveDatabase(ctx, name)
 	if err != nil {
-		return nil, err
+		return nil, catalogError(err)
 	}
-	for _, d := range dbs {
-		if strings.EqualFold(d, name) {
-			return p.database(d), nil
-		}
-	}
-	return nil, sql.ErrDatabaseNotFound.New(name)
+	return p.database(real), nil
 }
 
 // HasDatabase implements sql.DatabaseProvider.
@@ -79,7 +79,7 @@ func (p *Provider) HasDatabase(ctx *sql.Context, name string) bool {
 
 // AllDatabases implements sql.DatabaseProvider.
 func (p *Provider) AllDatabases(ctx *sql.Context) []sql.Database {
-	dbs, err := listDatabases(ctx, p.st)
+	dbs, err := p.cat.ListDatabases(ctx)
 	if err != nil {
 		ctx.GetLogger().Warnf("lakesql: list databases: %v", err)
 		return nil
@@ -92,5 +92,5 @@ func (p *Provider) AllDatabases(ctx *sql.Context) []sql.Database {
 }
 
 func (p *Provider) database(name string) *Database {
-	return &Database{p: p, name: name, st: p.st.Sub(name + dbSuffix)}
+	return &Database{p: p, name: name}
 }

@@ -25,7 +25,7 @@ import (
 // type of its recorded MySQL type.
 
 // UnsignedOptionPrefix starts the option key that marks a column UNSIGNED.
-const UnsignedOptionPrefix = "lakesql.unsigned."
+const UnsignedOptionPrefix = schema.OptUnsignedPrefix
 
 // unsignedMax is the largest value of each MySQL unsigned integer type and
 // the Paimon type it is stored in.
@@ -101,25 +101,6 @@ func checkUnsigned(col string, max uint64, v any, row int64) error {
 		}
 	}
 	return nil
-}
-
-// renameUnsigned and dropUnsigned keep the UNSIGNED options in step with
-// RENAME and DROP COLUMN.
-func renameUnsigned(ts *schema.TableSchema, old, new string) {
-	if v, ok := ts.Options[UnsignedOptionPrefix+old]; ok {
-		opts := ts.Options.Clone()
-		delete(opts, UnsignedOptionPrefix+old)
-		opts[UnsignedOptionPrefix+new] = v
-		ts.Options = opts
-	}
-}
-
-func dropUnsigned(ts *schema.TableSchema, name string) {
-	if _, ok := ts.Options[UnsignedOptionPrefix+name]; ok {
-		opts := ts.Options.Clone()
-		delete(opts, UnsignedOptionPrefix+name)
-		ts.Options = opts
-	}
 }
 
 // checkUnsigned checks a new row's UNSIGNED columns.

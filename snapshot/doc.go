@@ -86,6 +86,17 @@
 // it for sequence numbers, conflict checks and the DELETE entries of
 // updates.
 //
+// # Catalog
+//
+// Catalog (catalog.go, Java's FileSystemCatalog) is the warehouse layout,
+// WAREHOUSE/<db>.db/<table>/: listing and case-insensitive resolution of
+// databases and tables (cached: a listed name is trusted for a second, a
+// missing one lists again), CREATE/DROP DATABASE, CREATE TABLE (schema-0
+// through internal/schema's NewTableSchema), DROP TABLE and ALTER TABLE
+// (schema-(N+1) through schema.ApplySchemaChanges, re-applied when another
+// writer commits schema-(N+1) first). Its errors are *schema.ChangeError
+// values naming the database, table or column; the GMS boundary maps them.
+//
 // # Concurrency
 //
 // Every manager, and Committer, is safe for concurrent use; any number of

@@ -37,6 +37,7 @@ func (s *Server) wrapDDL(h mysql.Handler) (mysql.Handler, error) {
 		return nil, err
 	}
 	inner = s.wrapWrites(inner) // MERGE INTO, INSERT OVERWRITE (merge_handler.go)
+	inner = s.wrapCalls(inner)  // CALL sys.* (call_handler.go)
 	return &ddlHandler{Handler: inner, s: s}, nil
 }
 

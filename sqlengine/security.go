@@ -250,7 +250,9 @@ func (h *accessHandler) ComQuery(ctx context.Context, c *mysql.Conn, query strin
 		h.afterAccount(query)
 	}
 	if startsWithWords(query, "CALL") {
-		return callError(err)
+		if _, sys, _ := parseCall(query); !sys { // the CALL front gives its own codes
+			return callError(err)
+		}
 	}
 	return accessError(err)
 }

@@ -82,6 +82,12 @@ const (
 	mib                                      int64 = 1 << 20
 )
 
+// OptUnsignedPrefix starts lakesql's own option 'lakesql.unsigned.<column>'
+// = '<mysql integer type>', which marks a column created UNSIGNED (stored in
+// the next wider signed type; Paimon keeps the option, other engines ignore
+// it). Schema changes keep it in step with RENAME and DROP COLUMN.
+const OptUnsignedPrefix = "lakesql.unsigned."
+
 // Option defaults (CoreOptions, 1.3.1).
 const (
 	DefaultBucket                                = -1

@@ -25,6 +25,7 @@ func (s *TableSchema) CheckOptions() error {
 	if _, err := o.Core(); err != nil {
 		errs = append(errs, wrapValueErr(err))
 	}
+	errs = append(errs, o.checkMaintenance()...) // options_maintenance.go
 	bad := func(key, why string) {
 		errs = append(errs, &optionValueError{key: key, value: o[key], why: why})
 	}
@@ -73,9 +74,14 @@ func (s *TableSchema) CheckOptions() error {
 	}
 
 	for _, k := range []string{OptNumSortedRunCompactionTrigger, OptNumSortedRunStopTrigger, OptNumLevels,
-		OptSnapshotNumRetainedMin, OptSnapshotNumRetainedMax, OptSnapshotExpireLimit, OptFullCompactionDeltaCommits} {
+		OptSnapshotNumRetainedMin, OptSnapshotNumRetainedMax, OptSnapshotExpireLimit, OptFullCompactionDeltaCommits,
+		OptCompactionMinFileNum} {
 		intAtLeast(k, 1)
 	}
+	for _, k := range []string{OptWriteOnly, optWriteOnlyFallback, OptCompactionForceRewriteAllFiles, OptCompactionForceUpLevel0} {
+		oneOf(k, "true", "false")
+	}
+	memoryAtLeast(OptSourceSplitOpenFileCost, 0)
 	for _, k := range []string{OptCompactionMaxSizeAmplificationPercent, OptCompactionSizeRatio,
 		OptManifestMergeMinCount, OptCommitMaxRetries} {
 		intAtLeast(k, 0)

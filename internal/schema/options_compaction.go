@@ -122,3 +122,50 @@ func (o Options) optMemory(key string) (int64, bool, error) {
 	n, err := o.memory(key, 0)
 	return n, err == nil, err
 }
+
+// Compaction options of the rewrite and of append tables (CoreOptions,
+// 1.3.1).
+const (
+	OptWriteOnly                      = "write-only"
+	optWriteOnlyFallback              = "write.compaction-skip"
+	OptCompactionMinFileNum           = "compaction.min.file-num"
+	OptCompactionForceRewriteAllFiles = "compaction.force-rewrite-all-files"
+	OptSourceSplitOpenFileCost        = "source.split.open-file-cost"
+	DefaultCompactionMinFileNum       = 5
+	DefaultSourceSplitOpenFileCost    = 4 * mib
+	defaultCompactionFileSizeTenths   = 7 // compactionFileSize = target-file-size / 10 * 7
+)
+
+// WriteOnly is "write-only" (fallback key "write.compaction-skip", default
+// false): writers neither compact nor expire snapshots; a dedicated job
+// compacts the table.
+func (o Options) WriteOnly() (bool, error) {
+	return o.bool(OptWriteOnly, false, optWriteOnlyFallback)
+}
+
+// CompactionMinFileNum is "compaction.min.file-num" (default 5): the fewest
+// files an append-table compaction takes.
+func (o Options) CompactionMinFileNum() (int, error) {
+	return o.int(OptCompactionMinFileNum, DefaultCompactionMinFileNum)
+}
+
+// CompactionForceRewriteAllFiles is "compaction.force-rewrite-all-files"
+// (default false): a full compaction rewrites every file, even those it
+// could keep or upgrade.
+func (o Options) CompactionForceRewriteAllFiles() (bool, error) {
+	return o.bool(OptCompactionForceRewriteAllFiles, false)
+}
+
+// SourceSplitOpenFileCost is "source.split.open-file-cost" in bytes
+// (default 4 MB); append-table compaction weighs each file by its size plus
+// this cost.
+func (o Options) SourceSplitOpenFileCost() (int64, error) {
+	return o.memory(OptSourceSplitOpenFileCost, DefaultSourceSplitOpenFileCost)
+}
+
+// CompactionFileSize is CoreOptions.compactionFileSize: files smaller than
+// target-file-size / 10 * 7 take part in compaction; larger ones are kept
+// (append tables) or only moved to the output level (primary-key tables).
+func (c *CoreOptions) CompactionFileSize(hasPrimaryKey bool) int64 {
+	return c.TargetFileSize(hasPrimaryKey) / 10 * defaultCompactionFileSizeTenths
+}

@@ -1,0 +1,47 @@
+package lsmwrite
+
+import (
+	"context"
+	"time"
+
+	"github.com/lakesql/lakesql/internal/kv"
+	"github.com/lakesql/lakesql/internal/schema"
+	"github.com/lakesql/lakesql/internal/storage"
+	"github.com/lakesql/lakesql/snapshot/manifest"
+)
+
+// WriteTestFile writes recs (in key order) as one data file of an
+// unpartitioned primary-key table at level, named data-<name>-0.parquet,
+// and returns its DataFileMeta. Tests build LSM shapes with it.
+func WriteTestFile(ctx context.Context, st storage.Storage, sch *schema.TableSchema, bucket, level int,
+	name string, recs []kv.KeyValue, now func() time.Time) (manifest.DataFileMeta, error) {
+	core, err := sch.Options.Core()
+	if err != nil {
+		return manifest.DataFileMeta{}, err
+	}
+	keyFields, err := sch.ProjectedFields(sch.TrimmedPrimaryKeys())
+	if err != nil {
+		return manifest.DataFileMeta{}, err
+	}
+	modes, err := parseStatsModes(sch)
+	if err != nil {
+		return manifest.DataFileMeta{}, err
+	}
+	var created []string
+	spec, err := newFileSpec(st, sch, core, keyFields, modes, now, &created)
+	if err != nil {
+		return manifest.DataFileMeta{}, err
+	}
+	names := &dataFilePathFactory{dir: BucketDir(manifest.Bucket(bucket)) + "/", uuid: name,
+		dataPrefix: core.DataFilePrefix, changelogPrefix: core.ChangelogFilePrefix, format: "parquet"}
+	w := newLevelWriter(spec, names, false, level, manifest.FileSourceAppend)
+	for _, r := range recs {
+		if err := w.writeKV(ctx, r); err != nil {
+			return manifest.DataFileMeta{}, err
+		}
+	}
+	if err := w.closeCurrent(); err != nil {
+		return manifest.DataFileMeta{}, err
+	}
+	return w.files[0], nil
+}

@@ -1,0 +1,530 @@
+package snapshot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/lakesql/lakesql/internal/schema"
+	"github.com/lakesql/lakesql/internal/storage"
+)
+
+// Catalog is a warehouse laid out as Paimon's filesystem catalog (Java:
+// org.apache.paimon.catalog.FileSystemCatalog): WAREHOUSE/<db>.db/<table>/
+// with schema/, snapshot/, manifest/, … below the table folder. A folder is
+// a table when it has a schema/ folder. Object stores have no folders, so
+// CreateDatabase also writes the empty marker object
+// <db>.db/.lakesql-database (Java's catalog lists only sub-folders and
+// ignores it).
+//
+// Name resolution is case-insensitive (MySQL's names) and cached: a name
+// found in a listing younger than namesTTL is trusted, a name not found
+// lists again, so a table another process created is found at once, and
+// one it dropped stops resolving within namesTTL (opening its schema fails
+// before that). Create, drop and alter through the catalog invalidate the
+// cache. The catalog is safe for concurrent use; its create and drop run
+// one at a time.
+type Catalog struct {
+	st storage.Storage
+	// ddl serializes create and drop in this process.
+	ddl sync.Mutex
+
+	names struct {
+		sync.Mutex
+		dbs    cachedNames
+		tables map[string]*cachedNames // by stored database name
+	}
+}
+
+// namesTTL bounds how long a listed name is trusted without listing again.
+const namesTTL = time.Second
+
+// cachedNames is a listing of names and when it was taken.
+type cachedNames struct {
+	names []string
+	at    time.Time
+}
+
+func (c *cachedNames) find(name string, now time.Time) (string, bool) {
+	if c.at.IsZero() || now.Sub(c.at) > namesTTL {
+		return "", false
+	}
+	return findFold(c.names, name)
+}
+
+// The catalog layout.
+const (
+	// DatabaseSuffix ends the folder name of a database.
+	DatabaseSuffix = ".db"
+	// DatabaseMarker is the object CreateDatabase writes so an empty
+	// database is listed on stores without folders.
+	DatabaseMarker = ".lakesql-database"
+	// DefaultDatabase is created in a new warehouse.
+	DefaultDatabase = "default"
+)
+
+// NewCatalog returns the catalog of the warehouse rooted at st. It does no
+// I/O.
+func NewCatalog(st storage.Storage) *Catalog {
+	c := &Catalog{st: st}
+	c.names.tables = map[string]*cachedNames{}
+	return c
+}
+
+// Storage is the warehouse storage.
+func (c *Catalog) Storage() storage.Storage { return c.st }
+
+// TableStorage is the storage rooted at the folder of table db.name (stored
+// spellings).
+func (c *Catalog) TableStorage(db, name string) storage.Storage {
+	return c.st.Sub(db + DatabaseSuffix + "/" + name)
+}
+
+// TableLocation is the URL of a table's folder: <warehouse>/<db>.db/<table>.
+func (c *Catalog) TableLocation(db, name string) string {
+	return strings.TrimSuffix(c.st.URL(), "/") + "/" + db + DatabaseSuffix + "/" + name
+}
+
+// ListDatabases lists the database names of the warehouse.
+func (c *Catalog) ListDatabases(ctx context.Context) ([]string, error) {
+	dirs, err := storage.ListDirs(ctx, c.st, "")
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: list databases: %w", err)
+	}
+	var out []string
+	for _, d := range dirs {
+		if strings.HasSuffix(d, DatabaseSuffix) && len(d) > len(DatabaseSuffix) {
+			out = append(out, strings.TrimSuffix(d, DatabaseSuffix))
+		}
+	}
+	c.names.Lock()
+	c.names.dbs = cachedNames{names: out, at: time.Now()}
+	c.names.Unlock()
+	return out, nil
+}
+
+// ListTables lists the table names of database db (stored spelling):
+// sub-folders with a schema/ folder.
+func (c *Catalog) ListTables(ctx context.Context, db string) ([]string, error) {
+	dbDir := db + DatabaseSuffix
+	dirs, err := storage.ListDirs(ctx, c.st, dbDir)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: list tables of %s: %w", db, err)
+	}
+	var out []string
+	for _, d := range dirs {
+		sub, err := storage.ListDirs(ctx, c.st, dbDir+"/"+d)
+		if err != nil {
+			return nil, fmt.Errorf("snapshot: list tables of %s: %w", db, err)
+		}
+		for _, s := range sub {
+			if s == "schema" {
+				out = append(out, d)
+				break
+			}
+		}
+	}
+	c.names.Lock()
+	c.names.tables[db] = &cachedNames{names: out, at: time.Now()}
+	c.names.Unlock()
+	return out, nil
+}
+
+// ResolveDatabase returns the stored spelling of database name, matched
+// case-insensitively; an unknown name is a *schema.ChangeError wrapping
+// ErrDatabaseNotFound.
+func (c *Catalog) ResolveDatabase(ctx context.Context, name string) (string, error) {
+	c.names.Lock()
+	real, ok := c.names.dbs.find(name, time.Now())
+	c.names.Unlock()
+	if ok {
+		return real, nil
+	}
+	dbs, err := c.ListDatabases(ctx)
+	if err != nil {
+		return "", err
+	}
+	if real, ok := findFold(dbs, name); ok {
+		return real, nil
+	}
+	return "", nameErr(ErrDatabaseNotFound, name, "database %s does not exist", name)
+}
+
+// ResolveTable returns the stored spelling of table name in database db
+// (the stored spelling), matched case-insensitively; ok is false when there
+// is no such table.
+func (c *Catalog) ResolveTable(ctx context.Context, db, name string) (string, bool, error) {
+	c.names.Lock()
+	var real string
+	var ok bool
+	if l := c.names.tables[db]; l != nil {
+		real, ok = l.find(name, time.Now())
+	}
+	c.names.Unlock()
+	if ok {
+		return real, true, nil
+	}
+	names, err := c.ListTables(ctx, db)
+	if err != nil {
+		return "", false, err
+	}
+	real, ok = findFold(names, name)
+	return real, ok, nil
+}
+
+// findFold finds name in names, ignoring case.
+func findFold(names []string, name string) (string, bool) {
+	for _, n := range names {
+		if strings.EqualFold(n, name) {
+			return n, true
+		}
+	}
+	return "", false
+}
+
+// Forget drops the cached listings, so the next resolution lists again (a
+// table was dropped under the catalog's feet).
+func (c *Catalog) Forget() {
+	c.names.Lock()
+	defer c.names.Unlock()
+	c.names.dbs = cachedNames{}
+	clear(c.names.tables)
+}
+
+// CheckName validates a database or table name: a single path element that
+// Paimon's catalogs accept, at most schema.MaxNameLength characters.
+func CheckName(kind, name string) error {
+	switch {
+	case strings.TrimSpace(name) == "":
+		return changeErr(schema.ErrInvalidSchema, "empty %s name", kind)
+	case utf8.RuneCountInString(name) > schema.MaxNameLength:
+		return nameErr(schema.ErrNameTooLong, name, "%s name %s is longer than %d characters", kind, name, schema.MaxNameLength)
+	case strings.ContainsAny(name, "/\\$\x00"), strings.HasPrefix(name, "."):
+		return changeErr(schema.ErrInvalidSchema, "%s name %q: Paimon %s names cannot contain '/', '\\' or '$' or start with '.'", kind, name, kind)
+	}
+	return nil
+}
+
+// EnsureDefaultDatabase creates DefaultDatabase when the warehouse has no
+// database; created says whether it did.
+func (c *Catalog) EnsureDefaultDatabase(ctx context.Context) (created bool, err error) {
+	dbs, err := c.ListDatabases(ctx)
+	if err != nil || len(dbs) > 0 {
+		return false, err
+	}
+	if err := c.createDatabaseFiles(ctx, DefaultDatabase); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+func (c *Catalog) createDatabaseFiles(ctx context.Context, name string) error {
+	dir := name + DatabaseSuffix
+	if dm, ok := c.st.(storage.DirMaker); ok {
+		if err := dm.MkdirAll(ctx, dir); err != nil {
+			return fmt.Errorf("snapshot: create database %s: %w", name, err)
+		}
+	}
+	if err := c.st.WriteAll(ctx, dir+"/"+DatabaseMarker, nil); err != nil {
+		return fmt.Errorf("snapshot: create database %s: %w", name, err)
+	}
+	c.Forget()
+	return nil
+}
+
+// CreateDatabase creates database name (its folder and marker); an existing
+// one is a *schema.ChangeError wrapping ErrDatabaseExists unless
+// ifNotExists.
+func (c *Catalog) CreateDatabase(ctx context.Context, name string, ifNotExists bool) error {
+	if err := CheckName("database", name); err != nil {
+		return err
+	}
+	c.ddl.Lock()
+	defer c.ddl.Unlock()
+	dbs, err := c.ListDatabases(ctx)
+	if err != nil {
+		return err
+	}
+	if _, ok := findFold(dbs, name); ok {
+		if ifNotExists {
+			return nil
+		}
+		return nameErr(ErrDatabaseExists, name, "database %s already exists", name)
+	}
+	return c.createDatabaseFiles(ctx, name)
+}
+
+// DropDatabase drops database name and every table in it (every object
+// below <name>.db/, each table's schema/ first, so an interrupted drop
+// never leaves a half-deleted table that still looks like a table). A
+// missing database is an error wrapping ErrDatabaseNotFound unless
+// ifExists.
+func (c *Catalog) DropDatabase(ctx context.Context, name string, ifExists bool) error {
+	c.ddl.Lock()
+	defer c.ddl.Unlock()
+	defer c.Forget()
+	dbs, err := c.ListDatabases(ctx)
+	if err != nil {
+		return err
+	}
+	real, ok := findFold(dbs, name)
+	if !ok {
+		if ifExists {
+			return nil
+		}
+		return nameErr(ErrDatabaseNotFound, name, "database %s does not exist", name)
+	}
+	tables, err := c.ListTables(ctx, real)
+	if err != nil {
+		return err
+	}
+	for _, t := range tables {
+		if err := deleteTableFiles(ctx, c.TableStorage(real, t)); err != nil {
+			return fmt.Errorf("snapshot: drop database %s: table %s: %w", real, t, err)
+		}
+	}
+	if err := deleteAll(ctx, c.st.Sub(real+DatabaseSuffix), ""); err != nil {
+		return fmt.Errorf("snapshot: drop database %s: %w", real, err)
+	}
+	return nil
+}
+
+// deleteAll deletes every object below prefix.
+func deleteAll(ctx context.Context, st storage.Storage, prefix string) error {
+	var paths []string
+	for obj, err := range st.List(ctx, prefix) {
+		if err != nil {
+			return err
+		}
+		paths = append(paths, obj.Path)
+	}
+	for _, path := range paths {
+		if err := st.Delete(ctx, path); err != nil && !errors.Is(err, storage.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+// deleteTableFiles deletes a table folder: schema/ first (the table stops
+// being a table), then everything else.
+func deleteTableFiles(ctx context.Context, st storage.Storage) error {
+	if err := deleteAll(ctx, st, "schema/"); err != nil {
+		return err
+	}
+	return deleteAll(ctx, st, "")
+}
+
+// CreateTable creates table name in database db with the columns, keys,
+// options and comment of in (schema.NewTableSchema assigns the field ids;
+// in is not modified) as schema-0, written atomically. 'connector' must be
+// paimon and is dropped; 'path' is accepted only when it names the table's
+// own location and is dropped. The default database of a new warehouse has
+// no objects yet (so is not listed): its first table creates it. An
+// existing table is a *schema.ChangeError wrapping ErrTableExists unless
+// ifNotExists.
+func (c *Catalog) CreateTable(ctx context.Context, db, name string, in *schema.TableSchema, ifNotExists bool) error {
+	if err := CheckName("table", name); err != nil {
+		return err
+	}
+	realDB, err := c.ResolveDatabase(ctx, db)
+	if err != nil && errors.Is(err, ErrDatabaseNotFound) && db == DefaultDatabase {
+		realDB, err = DefaultDatabase, nil
+	}
+	if err != nil {
+		return err
+	}
+	opts, err := c.tableOptions(realDB, name, in.Options)
+	if err != nil {
+		return err
+	}
+	spec := *in
+	spec.Options = opts
+	ts, err := schema.NewTableSchema(&spec)
+	if err != nil {
+		return err
+	}
+	ts.TimeMillis = time.Now().UnixMilli()
+	c.ddl.Lock()
+	defer c.ddl.Unlock()
+	tables, err := c.ListTables(ctx, realDB)
+	if err != nil {
+		return err
+	}
+	if existing, ok := findFold(tables, name); ok {
+		if ifNotExists {
+			return nil
+		}
+		return nameErr(ErrTableExists, existing, "table %s already exists", existing)
+	}
+	defer c.Forget()
+	if err := NewSchemaManager(c.TableStorage(realDB, name), "").Commit(ctx, ts); err != nil {
+		if errors.Is(err, ErrConflict) {
+			if ifNotExists {
+				return nil
+			}
+			return nameErr(ErrTableExists, name, "table %s already exists", name)
+		}
+		return fmt.Errorf("snapshot: create table %s.%s: %w", realDB, name, err)
+	}
+	return nil
+}
+
+// tableOptions checks the catalog options of a new table: 'connector' must
+// be paimon and 'path' the table's own location; both are dropped, the
+// other options are kept.
+func (c *Catalog) tableOptions(db, name string, in schema.Options) (schema.Options, error) {
+	out := schema.Options{}
+	for k, v := range in {
+		switch k {
+		case "connector":
+			if !strings.EqualFold(strings.TrimSpace(v), "paimon") {
+				return nil, changeErr(schema.ErrUnsupportedChange, "'connector' = '%s': lakesql creates Paimon tables only", v)
+			}
+			continue
+		case "path":
+			if err := c.checkTablePath(db, name, v); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+// checkTablePath accepts a 'path' option only when it is where the table
+// lives anyway: Paimon's filesystem catalog finds tables by their folder
+// under the warehouse and has no pointer to a table elsewhere.
+func (c *Catalog) checkTablePath(db, name, path string) error {
+	want := c.TableLocation(db, name)
+	norm := func(s string) string {
+		s = strings.TrimSpace(s)
+		s = strings.TrimSuffix(s, "/")
+		if i := strings.Index(s, "?"); i >= 0 { // file:///x?fsync=false
+			s = s[:i]
+		}
+		if strings.HasPrefix(s, "/") {
+			s = "file://" + s
+		}
+		return s
+	}
+	if norm(path) == norm(want) {
+		return nil
+	}
+	return changeErr(schema.ErrUnsupportedChange,
+		"cannot create table at path %s: lakesql keeps tables in Paimon's filesystem catalog layout, where table %s.%s lives at %s; a table at another location cannot be registered (drop the 'path' option, or start lakesql on the warehouse that contains that path)",
+		path, db, name, want)
+}
+
+// resolve returns the stored spellings of database db and table name, or a
+// *schema.ChangeError wrapping ErrDatabaseNotFound or ErrTableNotFound.
+func (c *Catalog) resolve(ctx context.Context, db, name string) (string, string, error) {
+	realDB, err := c.ResolveDatabase(ctx, db)
+	if err != nil {
+		return "", "", err
+	}
+	real, ok, err := c.ResolveTable(ctx, realDB, name)
+	if err != nil {
+		return "", "", err
+	}
+	if !ok {
+		return "", "", nameErr(ErrTableNotFound, name, "table %s does not exist", name)
+	}
+	return realDB, real, nil
+}
+
+// DropTable deletes table name of database db: every file of its folder
+// (schema/ first). A missing table is an error wrapping ErrTableNotFound
+// unless ifExists.
+func (c *Catalog) DropTable(ctx context.Context, db, name string, ifExists bool) error {
+	realDB, err := c.ResolveDatabase(ctx, db)
+	if err != nil {
+		return err
+	}
+	c.ddl.Lock()
+	defer c.ddl.Unlock()
+	defer c.Forget()
+	tables, err := c.ListTables(ctx, realDB)
+	if err != nil {
+		return err
+	}
+	real, ok := findFold(tables, name)
+	if !ok {
+		if ifExists {
+			return nil
+		}
+		return nameErr(ErrTableNotFound, name, "table %s does not exist", name)
+	}
+	if err := deleteTableFiles(ctx, c.TableStorage(realDB, real)); err != nil {
+		return fmt.Errorf("snapshot: drop table %s.%s: %w", realDB, real, err)
+	}
+	return nil
+}
+
+// LatestSchema returns the latest schema of table db.name and the table's
+// stored spelling.
+func (c *Catalog) LatestSchema(ctx context.Context, db, name string) (*schema.TableSchema, string, error) {
+	realDB, real, err := c.resolve(ctx, db, name)
+	if err != nil {
+		return nil, "", err
+	}
+	ts, err := NewSchemaManager(c.TableStorage(realDB, real), "").Latest(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	return ts, real, nil
+}
+
+// schemaCommitRetries bounds the re-apply loop of AlterTable.
+const schemaCommitRetries = 5
+
+// AlterTable applies changes (schema.ApplySchemaChanges) to the latest
+// schema of table db.name and commits it as schema-(N+1). When another
+// writer commits schema-(N+1) first, the changes are re-applied to the new
+// latest schema, a few times; after that the error is a *schema.ChangeError
+// wrapping ErrSchemaConflict.
+func (c *Catalog) AlterTable(ctx context.Context, db, name string, changes []schema.SchemaChange) error {
+	realDB, real, err := c.resolve(ctx, db, name)
+	if err != nil {
+		return err
+	}
+	for attempt := 0; ; attempt++ {
+		// A fresh manager per attempt: its cache must not hide the winner.
+		sm := NewSchemaManager(c.TableStorage(realDB, real), "")
+		latest, err := sm.Latest(ctx)
+		if err != nil {
+			return err
+		}
+		ns, err := schema.ApplySchemaChanges(latest, changes)
+		if err != nil {
+			return err
+		}
+		ns.ID = latest.ID + 1
+		ns.TimeMillis = time.Now().UnixMilli()
+		err = sm.Commit(ctx, ns)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, ErrConflict) {
+			return fmt.Errorf("snapshot: alter table %s.%s: %w", realDB, real, err)
+		}
+		if attempt+1 >= schemaCommitRetries {
+			return changeErr(ErrSchemaConflict, "alter table %s.%s: schema-%d was committed concurrently %d times in a row; retry the statement", realDB, real, ns.ID, schemaCommitRetries)
+		}
+	}
+}
+
+// changeErr and nameErr build the *schema.ChangeError values the catalog
+// returns, so the GMS boundary maps them like the schema rules' own.
+func changeErr(kind error, format string, args ...any) error {
+	return &schema.ChangeError{Kind: kind, Msg: fmt.Sprintf(format, args...)}
+}
+
+func nameErr(kind error, name, format string, args ...any) error {
+	return &schema.ChangeError{Kind: kind, Name: name, Msg: fmt.Sprintf(format, args...)}
+}
