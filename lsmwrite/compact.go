@@ -104,11 +104,12 @@ type CompactOutcome struct {
 // another writer) is not an error: the outcome's Conflict is set and the
 // compaction's files are deleted. Any other error also deletes them, except
 // when the commit may have been published.
-func Compact(ctx context.Context, tbl *snapshot.Table, req CompactRequest) (*CompactOutcome, error) {
+func Compact(ctx context.Context, tbl *snapshot.Table, req CompactRequest) (out *CompactOutcome, err error) {
+	defer observeCompaction(tbl, req, time.Now(), &out, &err) // compact_observe.go
 	if req.Branch != "" && req.Branch != tbl.BranchName() {
 		tbl = snapshot.OpenTable(tbl.Storage(), req.Branch)
 	}
-	out := &CompactOutcome{}
+	out = &CompactOutcome{}
 	base, err := tbl.Snapshots().Latest(ctx)
 	if errors.Is(err, snapshot.ErrSnapshotNotFound) {
 		return out, nil

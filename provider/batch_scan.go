@@ -24,7 +24,7 @@ type BatchScan struct {
 // pending in the session's transaction, whose rows only the row path
 // merges in.
 func (t *Table) BatchScan(ctx *sql.Context) (*BatchScan, error) {
-	if ops := t.pendingOps(ctx); len(ops) > 0 {
+	if t.pending(ctx) != nil {
 		return nil, fmt.Errorf("lakesql: table %s has uncommitted writes in this transaction", t.name)
 	}
 	spec := t.scanSpec()
