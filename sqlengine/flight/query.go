@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -273,7 +274,7 @@ func (s *Server) readSplit(ctx context.Context, r *result, split *lsmread.DataSp
 		rec := parts[0]
 		if len(parts) > 1 {
 			var err error
-			rec, err = concat(r.schema, parts)
+			rec, err = concat(r.schema, parts, s.mem)
 			for _, p := range parts {
 				p.Release()
 			}
@@ -323,7 +324,7 @@ func (s *Server) readSplit(ctx context.Context, r *result, split *lsmread.DataSp
 }
 
 // concat joins record batches of one schema into one.
-func concat(sc *arrow.Schema, parts []arrow.RecordBatch) (arrow.RecordBatch, error) {
+func concat(sc *arrow.Schema, parts []arrow.RecordBatch, mem memory.Allocator) (arrow.RecordBatch, error) {
 	cols := make([]arrow.Array, sc.NumFields())
 	var n int64
 	for _, p := range parts {
@@ -334,7 +335,7 @@ func concat(sc *arrow.Schema, parts []arrow.RecordBatch) (arrow.RecordBatch, err
 		for j, p := range parts {
 			arrs[j] = p.Column(i)
 		}
-		a, err := array.Concatenate(arrs, nil)
+		a, err := array.Concatenate(arrs, mem)
 		if err != nil {
 			for _, c := range cols[:i] {
 				c.Release()
