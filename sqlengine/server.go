@@ -82,7 +82,10 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if cfg.Host == "" {
 		cfg.Host = "127.0.0.1"
 	}
-	routeLogrus() // GMS's logrus into slog (logging.go)
+	routeLogrus()                                       // GMS's logrus into slog (logging.go)
+	if err := registerLimitVariables(cfg); err != nil { // limits.go
+		return nil, fmt.Errorf("sqlengine: limits: %w", err)
+	}
 	if cfg.ManifestCacheEntries != 0 {
 		snapshot.SetManifestCacheEntries(max(cfg.ManifestCacheEntries, 0))
 	}
@@ -124,7 +127,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	// (ops_handler.go), panic guard (builtins_handler.go), protocol
 	// status and query front (protocol.go), access (security.go), DDL/MERGE
 	// fronts (ddl_handler.go), GMS.
-	srv, err := server.NewServerWithHandler(scfg, engine, sql.NewContext, s.sessionBuilder, nil, s.wrapOps(wrapBuiltins(s.wrapProtocol)))
+	srv, err := server.NewServerWithHandler(scfg, engine, newContext, s.sessionBuilder, nil, s.wrapOps(wrapBuiltins(s.wrapProtocol)))
 	if err != nil {
 		s.listener.Close()
 		st.Close()
