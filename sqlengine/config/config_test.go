@@ -167,3 +167,24 @@ func TestSizes(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseSize: any text either fails or gives a size that FormatSize
+// writes back to the same size.
+func FuzzParseSize(f *testing.F) {
+	for _, s := range []string{"0", "1k", "64MiB", " 2 gb ", "3t", "-1", "1e9", "99999999999999999999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, err := config.ParseSize(s)
+		if err != nil {
+			return
+		}
+		if n < 0 {
+			t.Fatalf("ParseSize(%q) = %d", s, n)
+		}
+		back, err := config.ParseSize(config.FormatSize(n))
+		if err != nil || back != n {
+			t.Fatalf("ParseSize(%q) = %d; FormatSize gives %q → %d, %v", s, n, config.FormatSize(n), back, err)
+		}
+	})
+}
