@@ -210,7 +210,8 @@ func (s *Server) streamScan(ctx context.Context, r *result, ch chan<- flight.Str
 	fail := func(err error) {
 		errOnce.Do(func() { firstErr = err; cancel() })
 	}
-	workers := min(runtime.GOMAXPROCS(0), max(len(ps.Scan.Plan.Splits), 1))
+	work := fileSplits(ps.Scan.Plan.Splits)
+	workers := min(runtime.GOMAXPROCS(0), max(len(work), 1))
 	for range workers {
 		wg.Add(1)
 		go func() {
@@ -230,7 +231,7 @@ func (s *Server) streamScan(ctx context.Context, r *result, ch chan<- flight.Str
 		}()
 	}
 feed:
-	for _, sp := range ps.Scan.Plan.Splits {
+	for _, sp := range work {
 		select {
 		case splits <- sp:
 		case <-ctx.Done():
@@ -249,6 +250,29 @@ feed:
 	if firstErr != nil {
 		send(context.Background(), ch, flight.StreamChunk{Err: grpcError(firstErr)})
 	}
+}
+
+// fileSplits splits the raw splits (files read as they are, with their
+// own deletion vectors) into one split per file, so that the files of one
+// bucket are read in parallel too; merged splits stay whole.
+func fileSplits(splits []*lsmread.DataSplit) []*lsmread.DataSplit {
+	out := make([]*lsmread.DataSplit, 0, len(splits))
+	for _, sp := range splits {
+		if sp.Mode != lsmread.ReadRaw || len(sp.Files) < 2 {
+			out = append(out, sp)
+			continue
+		}
+		for i := range sp.Files {
+			one := *sp
+			one.Files = sp.Files[i : i+1 : i+1]
+			one.DeletionFiles = nil
+			if i < len(sp.DeletionFiles) {
+				one.DeletionFiles = sp.DeletionFiles[i : i+1 : i+1]
+			}
+			out = append(out, &one)
+		}
+	}
+	return out
 }
 
 // readSplit sends one split's rows as record batches of up to
