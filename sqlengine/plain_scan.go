@@ -2,7 +2,6 @@ package sqlengine
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"strings"
 	"sync/atomic"
@@ -10,7 +9,6 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/plan"
-	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/lakesql/lakesql/provider"
 )
@@ -118,10 +116,4 @@ func boolInt(b bool) int {
 
 // toSQLError gives an analysis error its MySQL code, as the handler chain
 // would.
-func toSQLError(err error) error {
-	var se *mysql.SQLError
-	if !errors.As(err, &se) {
-		se = sql.CastSQLError(err)
-	}
-	return finalError(withSQLState(accessError(se)))
-}
+func toSQLError(err error) error { return accessError(provider.SQLError(err)) }
