@@ -1,6 +1,7 @@
-package bench_test
+package main
 
 import (
+	"bufio"
 	"context"
 	"database/sql"
 	"fmt"
@@ -18,6 +19,25 @@ import (
 	"github.com/lakesql/lakesql/sqlengine/flight"
 )
 
+// writeFlightCSV writes n rows of the scanned table.
+func writeFlightCSV(t *testing.T, path string, n int) {
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	day := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(w, "%d,%d,name-%07d,%g,%d.%02d,%s\n", i, i%100, i, float64(i%5000)*0.5, i%100000, i%100, day.AddDate(0, 0, i%1000).Format("2006-01-02"))
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestFlightVsMySQL scans BENCH_FLIGHT_ROWS (default 10M) rows through
 // lakesql's Arrow Flight SQL endpoint (arrow-go's Flight SQL client) and
 // through the MySQL protocol (go-sql-driver, text rows into RawBytes), and
@@ -26,6 +46,10 @@ import (
 // MySQL protocol's value bytes are printed too. No timing assertions.
 //
 //	cd bench && go test -run FlightVsMySQL -v -timeout 60m
+//
+// (A test of the bench module, beside the workload command: it runs the
+// server in process, as the Flight SQL endpoint is not part of the
+// command's child server.)
 func TestFlightVsMySQL(t *testing.T) {
 	n := 10_000_000
 	if s := os.Getenv("BENCH_FLIGHT_ROWS"); s != "" {
@@ -66,7 +90,7 @@ func TestFlightVsMySQL(t *testing.T) {
 		}
 	}
 	csv := filepath.Join(loadDir, "t.csv")
-	writeCSV(t, csv, n)
+	writeFlightCSV(t, csv, n)
 	start := time.Now()
 	if _, err := my.Exec(fmt.Sprintf(`LOAD DATA INFILE '%s' INTO TABLE f.t FIELDS TERMINATED BY ','`, csv)); err != nil {
 		t.Fatal(err)
