@@ -138,5 +138,6 @@ func (h *handler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, p
 	if hasAsOfPlaceholder(query) {
 		return nil, errAsOfPlaceholder()
 	}
-	return h.Handler.ComPrepare(ctx, c, rewriteQuery(query), prepare)
+	fields, err := h.Handler.ComPrepare(ctx, c, rewriteQuery(query), prepare)
+	return fields, provider.SQLError(err)
 }
