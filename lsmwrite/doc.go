@@ -97,6 +97,13 @@
 // follow every committed record. Records of a key separated by a
 // retraction go to separate level-0 files.
 //
+// Maintenance after commits (maintain.go): Maintainer.AfterCommit runs a
+// table's expiration (snapshots, changelog, consumers, partitions through
+// DropPartitions, an OVERWRITE snapshot) and automatic tags, as Java's
+// TableCommitImpl.maintain does; the library calls are in package snapshot.
+// A commit replacing a partition (INSERT OVERWRITE, rescale) is not held to
+// the bucket count of the files it replaces.
+//
 // Concurrency: a TableWrite is not safe for concurrent use. Several
 // TableWrites and compactions (in several processes) may write and commit
 // to one table; the committer re-plans lost races. Compact is safe for

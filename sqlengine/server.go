@@ -106,7 +106,8 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		workers = DefaultCompactionWorkers
 	}
 	compactor := lsmwrite.NewAutoCompactor(lsmwrite.AutoOptions{Workers: workers})
-	pro, err := provider.New(ctx, st, provider.Options{ReadOnly: cfg.ReadOnly, TableDefaults: cfg.TableDefaults, Compactor: compactor})
+	pro, err := provider.New(ctx, st, provider.Options{ReadOnly: cfg.ReadOnly, TableDefaults: cfg.TableDefaults, Compactor: compactor,
+		Maintainer: lsmwrite.NewMaintainer()})
 	if err != nil {
 		compactor.Close()
 		st.Close()
