@@ -45,6 +45,10 @@ type ScanSpec struct {
 	// between TIMESTAMP, TIMESTAMP_LTZ, numbers, dates and strings; nil is
 	// UTC.
 	TimeZone *time.Location
+	// LatestSchema, when set, is the table's latest schema as the caller
+	// has just read it (a statement resolves it once); a read of the latest
+	// snapshot uses it instead of reading it again.
+	LatestSchema *schema.TableSchema
 }
 
 // DeltaRange is a range of snapshots (After, Upto].
@@ -106,6 +110,8 @@ func (t *Table) Plan(ctx context.Context, spec ScanSpec) (*Plan, error) {
 	var sch *schema.TableSchema
 	if snap != nil && spec.TimeTravel.count() > 0 && spec.Delta == nil {
 		sch, err = t.schemas.Schema(ctx, snap.SchemaID)
+	} else if spec.LatestSchema != nil {
+		sch = spec.LatestSchema
 	} else {
 		sch, err = t.schemas.Latest(ctx)
 	}

@@ -75,8 +75,8 @@
 // (DELETE entries for the inputs, ADD for the outputs). When a concurrent
 // commit removed an input the committer reports a conflict: Compact then
 // deletes its own files and reports the conflict in its outcome; it never
-// fails anyone else's commit. NeedsRebase tells a writer that COMPACT
-// snapshots committed after its base do not require rewriting its files.
+// fails anyone else's commit. CommitTransaction does not rewrite a
+// transaction's files for COMPACT snapshots committed after its base.
 //
 // AutoCompactor (compact_auto.go) is a server's automatic compaction: after
 // each commit the written buckets are queued for a bounded pool of

@@ -114,6 +114,16 @@ type partitionState struct {
 	baseFiles map[int32][]manifest.DataFileMeta
 }
 
+// sortedBuckets lists the partition's buckets written to, ascending.
+func (p *partitionState) sortedBuckets() []int32 {
+	bks := make([]int32, 0, len(p.buckets))
+	for b := range p.buckets {
+		bks = append(bks, b)
+	}
+	slices.Sort(bks)
+	return bks
+}
+
 // bucketState is the writer of one (partition, bucket).
 type bucketState struct {
 	bucket    int32
@@ -602,12 +612,7 @@ func (w *TableWrite) Prepare(ctx context.Context) (*snapshot.CommitChanges, erro
 		CommitIdentifier: snapshot.BatchCommitIdentifier,
 	}
 	for _, p := range w.partOrder {
-		bks := make([]int32, 0, len(p.buckets))
-		for b := range p.buckets {
-			bks = append(bks, b)
-		}
-		slices.Sort(bks)
-		for _, b := range bks {
+		for _, b := range p.sortedBuckets() {
 			bs := p.buckets[b]
 			if w.spec.pk {
 				if err := w.flush(ctx, bs); err != nil {
@@ -768,12 +773,7 @@ func (w *TableWrite) CommitIf(ctx context.Context, check func(ctx context.Contex
 func (w *TableWrite) Buckets() []BucketRef {
 	var out []BucketRef
 	for _, p := range w.partOrder {
-		bks := make([]int32, 0, len(p.buckets))
-		for b := range p.buckets {
-			bks = append(bks, b)
-		}
-		slices.Sort(bks)
-		for _, b := range bks {
+		for _, b := range p.sortedBuckets() {
 			out = append(out, BucketRef{Partition: string(p.row), Bucket: manifest.Bucket(b)})
 		}
 	}

@@ -81,7 +81,13 @@ func markLookupInsert(n *plan.InsertInto) (*plan.InsertInto, bool, error) {
 	if n.IsReplace || !n.Ignore && len(n.OnDupExprs) == 0 {
 		return n, false, nil
 	}
-	if _, ok := n.Source.(*plan.LoadData); ok {
+	load := false
+	transform.Inspect(n.Source, func(c sql.Node) bool {
+		_, ok := c.(*plan.LoadData)
+		load = load || ok
+		return !load
+	})
+	if load {
 		return n, false, nil
 	}
 	dst, same, err := transform.Node(n.Destination, func(c sql.Node) (sql.Node, transform.TreeIdentity, error) {
@@ -172,6 +178,9 @@ func (e *editor) add(ctx *sql.Context, kind kv.RowKind, row []any, readKey bool)
 	}
 	tt, err := tx.table(ctx, e.t)
 	if err != nil {
+		return err
+	}
+	if err := chargeRow(ctx, row); err != nil { // observe.go
 		return err
 	}
 	tx.mu.Lock()

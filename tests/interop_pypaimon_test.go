@@ -43,7 +43,12 @@ func TestInteropPypaimonReadsLakesql(t *testing.T) {
 	}
 	var names []string
 	for i, c := range lakesqlTables {
-		if (c.engine != "deduplicate" && c.engine != "") || c.seq {
+		// dedup_compact's tiny target-file-size makes compaction move files
+		// up a level (a DELETE and an ADD of one file name on two levels);
+		// pypaimon 1.3.1 matches DELETE entries by file name without the
+		// level (manifest_file_manager.read_entries_parallel) and drops
+		// such files, where Java (FileEntry.Identifier) keeps them.
+		if (c.engine != "deduplicate" && c.engine != "") || c.seq || c.name == "dedup_compact" {
 			continue
 		}
 		w := createLakesqlTable(t, conn, "lw", i)
