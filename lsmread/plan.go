@@ -41,6 +41,14 @@ type ScanSpec struct {
 	// merging: every record they hold, retractions included. Conflict
 	// detection and streaming-style reads use it. TimeTravel is ignored.
 	Delta *DeltaRange
+	// Incremental, when set, reads the changes between two snapshots
+	// (Java's incremental-between): ReadChanges returns each record with
+	// its row kind. TimeTravel is ignored; the latest schema is read.
+	Incremental *Incremental
+	// KeepDelete keeps the retract records that merging leaves (Java's
+	// forceKeepDelete): ReadChanges returns them with their row kind.
+	// $audit_log reads a snapshot so.
+	KeepDelete bool
 	// TimeZone is the session time zone used by schema-evolution casts
 	// between TIMESTAMP, TIMESTAMP_LTZ, numbers, dates and strings; nil is
 	// UTC.
@@ -75,6 +83,8 @@ type Plan struct {
 	Spec     ScanSpec
 	Splits   []*DataSplit
 	Stats    PlanStats
+	// inc is the resolved incremental range (Spec.Incremental).
+	inc *incrementalRange
 }
 
 // Plan resolves the snapshot and lists the splits to read.
@@ -82,6 +92,9 @@ func (t *Table) Plan(ctx context.Context, spec ScanSpec) (*Plan, error) {
 	tt := spec.TimeTravel
 	if spec.Delta != nil {
 		tt = TimeTravel{SnapshotID: spec.Delta.Upto}
+	}
+	if spec.Incremental != nil {
+		return t.planIncremental(ctx, spec)
 	}
 	snap, err := t.ResolveSnapshot(ctx, tt)
 	if err != nil {
@@ -149,7 +162,7 @@ func (p *Plan) isPK() bool { return len(p.Schema.PrimaryKeys) > 0 }
 
 // rawPK reports whether a primary-key table is read without merging.
 func (p *Plan) rawPK() bool {
-	return p.Spec.Delta != nil || p.Core.DeletionVectorsEnabled || p.Core.MergeEngine == schema.MergeEngineFirstRow || p.Spec.ReadOptimized
+	return p.Spec.Delta != nil || p.inc != nil || p.Core.DeletionVectorsEnabled || p.Core.MergeEngine == schema.MergeEngineFirstRow || p.Spec.ReadOptimized
 }
 
 // projection returns the indexes of the projected fields in p.Schema.Fields.
@@ -284,7 +297,12 @@ func (p *Plan) planSplits(ctx context.Context) error {
 		return err
 	}
 	var lists []string // nil: the snapshot's base and delta lists
-	if d := p.Spec.Delta; d != nil {
+	changes := p.Spec.Delta != nil || p.inc != nil
+	if p.inc != nil {
+		if lists, err = p.incrementalLists(ctx); err != nil {
+			return err
+		}
+	} else if d := p.Spec.Delta; d != nil {
 		lists = []string{}
 		for id := d.After + 1; id <= d.Upto; id++ {
 			s, err := p.Table.snapshots.Snapshot(ctx, id)
@@ -331,10 +349,10 @@ func (p *Plan) planSplits(ctx context.Context) error {
 			if !keep || p.Spec.Bucket != nil && int(e.Bucket) != *p.Spec.Bucket {
 				return false
 			}
-			if p.Spec.Delta != nil && e.Kind != manifest.FileKindAdd {
+			if changes && e.Kind != manifest.FileKindAdd {
 				return false
 			}
-			if p.isPK() && raw && e.File.Level == 0 && !p.Spec.ReadOptimized && p.Spec.Delta == nil {
+			if p.isPK() && raw && e.File.Level == 0 && !p.Spec.ReadOptimized && !changes {
 				return false // level-0 files are not visible to batch reads here
 			}
 			return true
@@ -361,7 +379,7 @@ func (p *Plan) planSplits(ctx context.Context) error {
 		groups[k] = append(groups[k], e)
 	}
 	var dvs map[bucketKey]map[string]*DeletionFile
-	if p.Spec.Delta == nil {
+	if !changes {
 		dvs, err = p.loadDeletionFiles(ctx)
 	}
 	if err != nil {
@@ -385,6 +403,9 @@ func (p *Plan) planSplits(ctx context.Context) error {
 		if raw {
 			split.Mode = ReadRaw
 		}
+		if p.inc != nil {
+			split.Mode = ReadRecords
+		}
 		split.PartitionPath, err = schema.PartitionPath(pf.fields, split.PartitionValues, p.Core.PartitionDefaultName, p.Core.PartitionLegacyName)
 		if err != nil {
 			return err
@@ -406,8 +427,12 @@ func (p *Plan) planSplits(ctx context.Context) error {
 			continue
 		}
 		// Files of a bucket in write order (Java orders append files by
-		// sequence number), level by level.
+		// sequence number), level by level; the files of an incremental
+		// read stay in snapshot order.
 		sort.SliceStable(files, func(i, j int) bool {
+			if p.inc != nil {
+				return false
+			}
 			if files[i].Level != files[j].Level {
 				return files[i].Level < files[j].Level
 			}

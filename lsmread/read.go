@@ -57,6 +57,13 @@ func (p *Plan) NewReader() (*Reader, error) {
 			r.need[f] = true
 		}
 	}
+	if p.isPK() && (p.inc != nil || p.Spec.KeepDelete) {
+		// Reads with row kinds open every file as KeyValues (and a diff
+		// merges): every column is read.
+		for i := range r.need {
+			r.need[i] = true
+		}
+	}
 	if p.isPK() {
 		for _, name := range p.Schema.TrimmedPrimaryKeys() {
 			i := p.Schema.FieldIndex(name)
@@ -95,8 +102,15 @@ func (p *Plan) NewReader() (*Reader, error) {
 
 // Read opens a split.
 func (r *Reader) Read(ctx context.Context, split *DataSplit) (RowIterator, error) {
-	if split.Mode == ReadRaw {
+	switch split.Mode {
+	case ReadRaw:
 		return newRawIterator(r, ctx, split), nil
+	case ReadRecords, ReadDiff:
+		it, err := r.ReadWithKinds(ctx, split)
+		if err != nil {
+			return nil, err
+		}
+		return &addsOnly{it: it}, nil
 	}
 	return r.openMerge(ctx, split)
 }

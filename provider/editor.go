@@ -186,14 +186,51 @@ func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
 		}
 		return e.add(ctx, kv.Insert, n, true)
 	}
-	if mergeEngine(e.t.sch) == schema.MergeEngineAggregation {
-		// An aggregation table folds every record: retract the old row so
-		// the update replaces it.
+	if writesUpdateBefore(e.t.sch) {
 		if err := e.add(ctx, kv.UpdateBefore, o, true); err != nil {
 			return err
 		}
 	}
 	return e.add(ctx, kv.UpdateAfter, n, true)
+}
+
+// writesUpdateBefore reports whether an UPDATE writes the old row as -U
+// before the new row's +U:
+//   - on aggregation tables, which fold every record: the retraction makes
+//     the update replace the old row;
+//   - on deduplicate tables with changelog-producer=input (and no
+//     sequence.field), whose changelog files are the written records: Flink's
+//     input changelog carries -U then +U, and so does lakesql's, since the
+//     UPDATE read the old row. (With a sequence.field the -U would carry the
+//     old sequence value and could sort after the +U, deleting the row.)
+//
+// Other tables get +U only: deduplicate tables need nothing more, and a
+// partial-update table refuses retractions unless configured for them.
+func writesUpdateBefore(sch *schema.TableSchema) bool {
+	core, err := sch.Options.Core()
+	if err != nil {
+		return false
+	}
+	switch core.MergeEngine {
+	case schema.MergeEngineAggregation:
+		return true
+	case schema.MergeEngineDeduplicate:
+		return core.ChangelogProducer == schema.ChangelogProducerInput && len(core.SequenceField) == 0
+	}
+	return false
+}
+
+// foldsRetractions reports whether the table's merge function may meet a
+// retraction and a later record of the same key in one write buffer: a
+// deduplicate table without sequence.field keeps the last record whatever
+// came before, so -U/+U and -D/+I pairs of one transaction share a level-0
+// file (and, with changelog-producer=input, one changelog file, in order).
+func foldsRetractions(sch *schema.TableSchema) bool {
+	core, err := sch.Options.Core()
+	if err != nil {
+		return false
+	}
+	return core.MergeEngine == schema.MergeEngineDeduplicate && len(core.SequenceField) == 0
 }
 
 // Delete implements sql.RowDeleter.

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/lakesql/lakesql/lsmread"
 )
@@ -15,6 +16,8 @@ func mapError(err error) error {
 		return nil
 	}
 	switch {
+	case errors.Is(err, lsmread.ErrInvalidRange):
+		return mysql.NewSQLError(mysql.ERWrongArguments, mysql.SSClientError, "%s", err.Error())
 	case errors.Is(err, lsmread.ErrInvalidScan):
 		return sql.ErrColumnNotFound.New(err.Error())
 	}

@@ -289,8 +289,9 @@ func (tt *txTable) commitOnce(ctx context.Context, ops []txOp) error {
 	idx := keyIndexes(tt.sch)
 	seen := map[string]bool{}
 	retracted := map[string]bool{}
+	split := len(tt.sch.PrimaryKeys) > 0 && !foldsRetractions(tt.sch)
 	for _, op := range ops {
-		if len(tt.sch.PrimaryKeys) > 0 {
+		if split {
 			k := keyString(tt.sch, idx, op.row)
 			retract := op.kind == kv.UpdateBefore || op.kind == kv.Delete
 			if seen[k] && (retract || retracted[k]) {
