@@ -165,6 +165,11 @@ func (p *Plan) rawPK() bool {
 	return p.Spec.Delta != nil || p.inc != nil || p.Core.DeletionVectorsEnabled || p.Core.MergeEngine == schema.MergeEngineFirstRow || p.Spec.ReadOptimized
 }
 
+// skipLevel0 is Java's CoreOptions.batchScanSkipLevel0.
+func (p *Plan) skipLevel0() bool {
+	return p.Core.DeletionVectorsEnabled || p.Core.MergeEngine == schema.MergeEngineFirstRow
+}
+
 // projection returns the indexes of the projected fields in p.Schema.Fields.
 func (p *Plan) projection() ([]int, error) {
 	if p.Spec.Projection == nil {
@@ -352,8 +357,11 @@ func (p *Plan) planSplits(ctx context.Context) error {
 			if changes && e.Kind != manifest.FileKindAdd {
 				return false
 			}
-			if p.isPK() && raw && e.File.Level == 0 && !p.Spec.ReadOptimized && !changes {
-				return false // level-0 files are not visible to batch reads here
+			if p.isPK() && e.File.Level == 0 && !p.Spec.ReadOptimized && p.Spec.Delta == nil && p.skipLevel0() {
+				// Level-0 files are not visible to batch reads of tables with
+				// deletion vectors or first-row, incremental reads included
+				// (Java CoreOptions.batchScanSkipLevel0).
+				return false
 			}
 			return true
 		},
