@@ -473,6 +473,7 @@ func (p *Plan) planSplits(ctx context.Context) error {
 		parts[string(s.Partition)] = true
 	}
 	p.Stats.PartitionsScanned = len(parts)
+	p.observeSortedRuns() // plan_metrics.go
 	return nil
 }
 

@@ -2,13 +2,16 @@ package lsmread
 
 import (
 	"context"
+	"errors"
 
 	"github.com/lakesql/lakesql/internal/binaryrow"
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/snapshot/manifest"
 )
 
-// statsPruner prunes files by their manifest statistics.
+// statsPruner prunes files by their manifest statistics, read through the
+// plan's StatsEvolution (bounds of the read type only: never across a
+// schema-evolution cast).
 type statsPruner struct {
 	ctx  context.Context
 	plan *Plan
@@ -20,26 +23,11 @@ type statsPruner struct {
 	// wholeBucket allows dropping a merge bucket when no file can match
 	// pred: only for engines whose result is one of the input rows.
 	wholeBucket bool
-	schemas     map[schema.SchemaID]*fileStatsLayout
-}
-
-// fileStatsLayout maps a file schema's value-stats columns to the read
-// schema's fields.
-type fileStatsLayout struct {
-	schema *schema.TableSchema
-	// byCols caches layouts per _VALUE_STATS_COLS list (dense mode).
-	byCols map[string]*statsColumns
-}
-
-type statsColumns struct {
-	types []schema.DataType
-	// pos maps a read-schema field index to the stats column position, for
-	// fields of identical type in both schemas.
-	pos map[int]int
+	evolution   *StatsEvolution
 }
 
 func newStatsPruner(ctx context.Context, p *Plan) (*statsPruner, error) {
-	sp := &statsPruner{ctx: ctx, plan: p, pred: p.Spec.Filter, schemas: map[schema.SchemaID]*fileStatsLayout{}}
+	sp := &statsPruner{ctx: ctx, plan: p, pred: p.Spec.Filter, evolution: NewStatsEvolution(p.Schema, p.Table.schemas.Schema)}
 	if sp.pred == nil {
 		return sp, nil
 	}
@@ -83,10 +71,24 @@ func (sp *statsPruner) pruneFiles(split *DataSplit, files []manifest.DataFileMet
 	if sp.pred == nil {
 		return files, 0, nil
 	}
+	stats := make([]*FileStats, len(files))
+	mayMatch := func(pred Predicate, i int) (bool, error) {
+		if stats[i] == nil {
+			st, err := sp.evolution.Evolve(sp.ctx, &files[i], false)
+			if errors.Is(err, binaryrow.ErrCorrupt) || errors.Is(err, manifest.ErrCorrupt) {
+				return true, nil // unreadable statistics never prune
+			}
+			if err != nil {
+				return false, err
+			}
+			stats[i] = st
+		}
+		return sp.mayMatch(pred, &files[i], stats[i]), nil
+	}
 	if split.Mode == ReadRaw {
 		kept := files[:0:0]
 		for i := range files {
-			ok, err := sp.mayMatch(sp.pred, &files[i])
+			ok, err := mayMatch(sp.pred, i)
 			if err != nil {
 				return nil, 0, err
 			}
@@ -96,23 +98,28 @@ func (sp *statsPruner) pruneFiles(split *DataSplit, files []manifest.DataFileMet
 		}
 		return kept, len(files) - len(kept), nil
 	}
-	kept := files
-	if sp.keyPred != nil {
-		kept = files[:0:0]
-		for i := range files {
-			ok, err := sp.mayMatch(sp.keyPred, &files[i])
+	keep := make([]bool, len(files))
+	n := 0
+	for i := range files {
+		keep[i] = true
+		if sp.keyPred != nil {
+			ok, err := mayMatch(sp.keyPred, i)
 			if err != nil {
 				return nil, 0, err
 			}
-			if ok {
-				kept = append(kept, files[i])
-			}
+			keep[i] = ok
+		}
+		if keep[i] {
+			n++
 		}
 	}
-	if sp.wholeBucket && len(kept) > 0 {
+	if sp.wholeBucket && n > 0 {
 		any := false
-		for i := range kept {
-			ok, err := sp.mayMatch(sp.pred, &kept[i])
+		for i := range files {
+			if !keep[i] {
+				continue
+			}
+			ok, err := mayMatch(sp.pred, i)
 			if err != nil {
 				return nil, 0, err
 			}
@@ -126,80 +133,35 @@ func (sp *statsPruner) pruneFiles(split *DataSplit, files []manifest.DataFileMet
 			return nil, len(files), nil
 		}
 	}
+	if n == len(files) {
+		return files, 0, nil
+	}
+	kept := make([]manifest.DataFileMeta, 0, n)
+	for i := range files {
+		if keep[i] {
+			kept = append(kept, files[i])
+		}
+	}
 	return kept, len(files) - len(kept), nil
 }
 
-func (sp *statsPruner) mayMatch(pred Predicate, f *manifest.DataFileMeta) (bool, error) {
-	cols, err := sp.columns(f)
-	if err != nil {
-		return false, err
-	}
-	if cols == nil {
-		return true, nil
-	}
-	st := f.ValueStats
-	mins, err1 := binaryrow.DecodeSerialized(cols.types, st.MinValues)
-	maxs, err2 := binaryrow.DecodeSerialized(cols.types, st.MaxValues)
-	if err1 != nil || err2 != nil || len(mins) != len(cols.types) || len(maxs) != len(cols.types) {
-		return true, nil // unreadable statistics never prune
+// mayMatch evaluates pred on a file's evolved statistics: only complete
+// statistics of the read type are used.
+func (sp *statsPruner) mayMatch(pred Predicate, f *manifest.DataFileMeta, st *FileStats) bool {
+	if !st.Full {
+		return true
 	}
 	return MayMatch(pred, func(field int) (ColumnStats, bool) {
-		j, ok := cols.pos[field]
-		if !ok {
+		fs := &st.Fields[field]
+		if !fs.Known || !fs.SameType {
 			return ColumnStats{}, false
 		}
 		nc := int64(-1)
-		if j < len(st.NullCounts) && st.NullCounts[j] != nil {
-			nc = *st.NullCounts[j]
+		if fs.NullCount != nil {
+			nc = *fs.NullCount
 		}
 		// Retract rows count in RowCount but carry values too, so the
 		// bounds still cover every row of the file.
-		return ColumnStats{Min: mins[j], Max: maxs[j], NullCount: nc, RowCount: f.RowCount}, true
-	}), nil
-}
-
-func (sp *statsPruner) columns(f *manifest.DataFileMeta) (*statsColumns, error) {
-	l := sp.schemas[schema.SchemaID(f.SchemaID)]
-	if l == nil {
-		fs, err := sp.plan.Table.schemas.Schema(sp.ctx, schema.SchemaID(f.SchemaID))
-		if err != nil {
-			return nil, err
-		}
-		l = &fileStatsLayout{schema: fs, byCols: map[string]*statsColumns{}}
-		sp.schemas[schema.SchemaID(f.SchemaID)] = l
-	}
-	key := "\x00all"
-	if f.ValueStatsCols != nil {
-		key = ""
-		for _, c := range f.ValueStatsCols {
-			key += c + "\x00"
-		}
-	}
-	if c, ok := l.byCols[key]; ok {
-		return c, nil
-	}
-	var fields []schema.DataField
-	if f.ValueStatsCols == nil {
-		fields = l.schema.Fields
-	} else {
-		for _, name := range f.ValueStatsCols {
-			fld, ok := l.schema.FieldByName(name)
-			if !ok {
-				l.byCols[key] = nil
-				return nil, nil
-			}
-			fields = append(fields, fld)
-		}
-	}
-	c := &statsColumns{pos: map[int]int{}}
-	for j, fld := range fields {
-		c.types = append(c.types, fld.Type.WithNullable(true))
-		for i, rf := range sp.plan.Schema.Fields {
-			if rf.ID == fld.ID && rf.Type.EqualIgnoreNullability(fld.Type) {
-				c.pos[i] = j
-			}
-		}
-	}
-	l.byCols[key] = c
-	return c, nil
+		return ColumnStats{Min: fs.Min, Max: fs.Max, NullCount: nc, RowCount: f.RowCount}, true
+	})
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/lakesql/lakesql/internal/binaryrow"
 	"github.com/lakesql/lakesql/internal/dv"
 	"github.com/lakesql/lakesql/internal/kv"
+	"github.com/lakesql/lakesql/internal/metrics"
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/internal/storage"
 	"github.com/lakesql/lakesql/snapshot"
@@ -285,6 +286,7 @@ func (w *TableWrite) Write(ctx context.Context, kind kv.RowKind, row []any) erro
 	sz := kvOverhead + rowSize(value) + int64(nk)*slotOverhead
 	bs.bytes += sz
 	w.bufBytes += sz
+	metrics.WriteBufferBytes.Add(sz)
 	if w.bufBytes > w.core.WriteBufferSize {
 		return w.flushLargest(ctx)
 	}
@@ -533,6 +535,7 @@ func (w *TableWrite) flush(ctx context.Context, bs *bucketState) error {
 	clear(bs.buf)
 	bs.buf = bs.buf[:0]
 	w.bufBytes -= bs.bytes
+	metrics.WriteBufferBytes.Add(-bs.bytes)
 	bs.bytes = 0
 	return nil
 }
@@ -630,6 +633,8 @@ func (w *TableWrite) writeHashIndex(ctx context.Context, p *partitionState) ([]m
 // effort; the first error is returned). The TableWrite is closed afterwards.
 func (w *TableWrite) Abort(ctx context.Context) error {
 	w.closed = true
+	metrics.WriteBufferBytes.Add(-w.bufBytes)
+	w.bufBytes = 0
 	for _, p := range w.partOrder {
 		for _, bs := range p.buckets {
 			bs.data.abort()

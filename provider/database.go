@@ -93,7 +93,7 @@ func (d *Database) table(ctx *sql.Context, name string, tt lsmread.TimeTravel) (
 	if err != nil || !ok {
 		return nil, false, catalogError(err)
 	}
-	lt := lsmread.OpenTable(d.p.cat.TableStorage(d.name, real), "")
+	lt := d.p.tableHandle(d.name, real)
 	sysName := strings.ToLower(sys)
 	switch {
 	case sys == "":
@@ -102,6 +102,9 @@ func (d *Database) table(ctx *sql.Context, name string, tt lsmread.TimeTravel) (
 			return u, true, nil
 		}
 		if err != nil {
+			if d.p.goneTable(err) {
+				return nil, false, nil
+			}
 			return nil, false, err
 		}
 		return t, true, nil

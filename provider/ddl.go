@@ -43,6 +43,7 @@ func (p *Provider) CreatePaimonDatabase(ctx context.Context, name string, ifNotE
 	if err := p.checkWritable(); err != nil {
 		return err
 	}
+	defer p.forgetHandles()
 	return catalogError(p.cat.CreateDatabase(ctx, name, ifNotExists))
 }
 
@@ -58,6 +59,7 @@ func (p *Provider) DropPaimonDatabase(ctx context.Context, name string, ifExists
 	if err := p.checkWritable(); err != nil {
 		return err
 	}
+	defer p.forgetHandles()
 	return catalogError(p.cat.DropDatabase(ctx, name, ifExists))
 }
 
@@ -70,7 +72,7 @@ func (d *Database) CreateTable(ctx *sql.Context, name string, sch sql.PrimaryKey
 	if err != nil {
 		return err
 	}
-	return d.p.CreatePaimonTable(ctx, d.name, name, ts, false)
+	return d.p.CreatePaimonTable(ctx, d.name, name, d.p.WithTableDefaults(ts), false)
 }
 
 // DropTable implements sql.TableDropper: it deletes the table folder.
@@ -127,6 +129,7 @@ func (p *Provider) CreatePaimonTable(ctx context.Context, db, name string, ts *s
 	if err := p.checkWritable(); err != nil {
 		return err
 	}
+	defer p.forgetHandles()
 	return catalogError(p.cat.CreateTable(ctx, db, name, ts, ifNotExists))
 }
 
@@ -142,6 +145,7 @@ func (p *Provider) DropPaimonTable(ctx context.Context, db, name string, ifExist
 		}
 		return ddlErr(ErrUnsupportedDDL, "cannot drop %s: system tables and branches are not dropped with DROP TABLE", name)
 	}
+	defer p.forgetHandles()
 	return catalogError(p.cat.DropTable(ctx, db, name, ifExists))
 }
 

@@ -26,6 +26,7 @@ const (
 	SetOption           = schema.SetOption
 	RemoveOption        = schema.RemoveOption
 	UpdateComment       = schema.UpdateComment
+	RescaleBucket       = schema.RescaleBucket
 )
 
 // AlterPaimonTable applies changes to the latest schema of table db.name
@@ -36,6 +37,7 @@ func (p *Provider) AlterPaimonTable(ctx context.Context, db, name string, change
 	if err := p.checkWritable(); err != nil {
 		return err
 	}
+	defer p.forgetHandles()
 	return catalogError(p.cat.AlterTable(ctx, db, name, changes))
 }
 

@@ -1,8 +1,8 @@
 package provider
 
 import (
+	"bytes"
 	"fmt"
-	"io"
 	"regexp"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -44,10 +44,20 @@ type editor struct {
 	// counts the rows written, for "at row n".
 	unsigned []uint64
 	rows     int64
+	// updateBefore: an UPDATE writes the old row as -U before the new
+	// row's +U (writesUpdateBefore).
+	updateBefore bool
+	keyIdx      []int
+	oldKey      []byte
+	newKey      []byte
 }
 
 func (t *Table) newEditor(ctx *sql.Context, mode editMode) *editor {
-	e := &editor{t: t, mode: mode, unsigned: unsignedLimits(t.sch)}
+	e := &editor{t: t, mode: mode, unsigned: unsignedLimits(t.sch), keyIdx: kv.KeyIndexes(t.sch)}
+	if mode == modeUpdate || mode == modeInsert {
+		// Insert editors update too: ON DUPLICATE KEY UPDATE.
+		e.updateBefore = writesUpdateBefore(t.sch)
+	}
 	if t.tt != (lsmread.TimeTravel{}) || t.ro || len(t.name) != len(t.base) && !t.isBranch() {
 		e.err = fmt.Errorf("lakesql: %s is read-only (a past snapshot or a system view)", t.name)
 	}
@@ -127,10 +137,7 @@ func (e *editor) add(ctx *sql.Context, kind kv.RowKind, row []any, readKey bool)
 	}
 	tx.mu.Lock()
 	defer tx.mu.Unlock()
-	tt.stmt = append(tt.stmt, txOp{kind: kind, row: row})
-	if readKey {
-		tt.readKeys[keyString(e.t.sch, keyIndexes(e.t.sch), row)] = true
-	}
+	tt.pending.Add(kind, row, readKey)
 	return nil
 }
 
@@ -179,14 +186,15 @@ func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
 	if err := e.checkUnsigned(n); err != nil {
 		return err
 	}
-	idx := keyIndexes(e.t.sch)
-	if keyString(e.t.sch, idx, o) != keyString(e.t.sch, idx, n) {
+	e.oldKey = kv.AppendKey(e.oldKey[:0], o, e.keyIdx)
+	e.newKey = kv.AppendKey(e.newKey[:0], n, e.keyIdx)
+	if !bytes.Equal(e.oldKey, e.newKey) {
 		if err := e.add(ctx, kv.Delete, o, true); err != nil {
 			return err
 		}
 		return e.add(ctx, kv.Insert, n, true)
 	}
-	if writesUpdateBefore(e.t.sch) {
+	if e.updateBefore {
 		if err := e.add(ctx, kv.UpdateBefore, o, true); err != nil {
 			return err
 		}
@@ -254,7 +262,7 @@ func mergeEngine(sch *schema.TableSchema) schema.MergeEngine {
 }
 
 func keyValues(sch *schema.TableSchema, row []any) []any {
-	idx := keyIndexes(sch)
+	idx := kv.KeyIndexes(sch)
 	out := make([]any, len(idx))
 	for i, j := range idx {
 		out[i] = row[j]
@@ -275,88 +283,27 @@ func (t *Table) toSQLRow(row []any) (sql.Row, error) {
 }
 
 // lookupRow finds the current row of row's primary key: the committed table
-// (pruned to the key's files by statistics) overlaid with the transaction's
-// own pending writes.
+// (lsmread.Table.LookupKey, pruned to the key's files by statistics)
+// overlaid with the transaction's own pending writes of that key.
 func (t *Table) lookupRow(ctx *sql.Context, row []any) ([]any, bool, error) {
-	var and lsmread.And
-	for _, i := range keyIndexes(t.sch) {
-		f := t.sch.Fields[i]
-		if row[i] == nil {
-			and = append(and, lsmread.Leaf{Field: i, Name: f.Name, Type: f.Type, Op: lsmread.OpIsNull})
-		} else {
-			and = append(and, lsmread.Leaf{Field: i, Name: f.Name, Type: f.Type, Op: lsmread.OpEq, Literals: []any{row[i]}})
-		}
-	}
-	p, err := t.lt.Plan(ctx, lsmread.ScanSpec{Filter: and})
+	found, p, err := t.lt.LookupKey(ctx, t.sch, row)
 	if err != nil {
 		return nil, false, mapError(err)
 	}
 	t.noteRead(ctx, p)
-	r, err := p.NewReader()
-	if err != nil {
-		return nil, false, err
-	}
-	var found []any
-	for _, split := range p.Splits {
-		it, err := r.Read(ctx, split)
-		if err != nil {
-			return nil, false, err
-		}
-		for {
-			x, err := it.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				it.Close()
-				return nil, false, err
-			}
-			found = x
-		}
-		it.Close()
-	}
 	tx, err := txFromContext(ctx)
 	if err != nil {
 		return found, found != nil, nil
 	}
-	key := keyString(t.sch, keyIndexes(t.sch), row)
-	var ops []txOp
-	for _, op := range tx.pending(t) {
-		if keyString(t.sch, keyIndexes(t.sch), op.row) == key {
-			ops = append(ops, op)
-		}
-	}
-	if len(ops) == 0 {
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	tt, ok := tx.tables[t.txKey()]
+	if !ok {
 		return found, found != nil, nil
 	}
-	merged, ok, err := t.overlayKey(found, ops)
-	return merged, ok, err
-}
-
-// overlayKey merges a committed row (or nil) with pending ops of its key
-// through the table's merge function.
-func (t *Table) overlayKey(base []any, ops []txOp) ([]any, bool, error) {
-	f, err := kv.NewMergeFunctionFactory(t.sch.Options, t.sch.Fields, t.sch.PrimaryKeys)
-	if err != nil {
-		return nil, false, err
+	recs := tt.pending.OfKey(row)
+	if len(recs) == 0 {
+		return found, found != nil, nil
 	}
-	mf := kv.NewReducer(f.New())
-	mf.Reset()
-	seq := kv.SeqNum(0)
-	if base != nil {
-		if err := mf.Add(kv.KeyValue{Kind: kv.Insert, Value: base, Seq: seq, Level: 1}); err != nil {
-			return nil, false, err
-		}
-	}
-	for _, op := range ops {
-		seq++
-		if err := mf.Add(kv.KeyValue{Kind: op.kind, Value: op.row, Seq: seq, Level: -1}); err != nil {
-			return nil, false, err
-		}
-	}
-	res, ok, err := mf.Result()
-	if err != nil || !ok || !res.Kind.IsAdd() {
-		return nil, false, err
-	}
-	return append([]any(nil), res.Value...), true, nil
+	return tt.pending.Merge(found, recs)
 }

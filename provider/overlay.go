@@ -6,124 +6,79 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/lakesql/lakesql/internal/kv"
+	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/lsmread"
 )
 
-// pendingOps returns the current transaction's buffered writes to t.
-func (t *Table) pendingOps(ctx *sql.Context) []txOp {
+// pending returns the current transaction's buffered writes to t, or nil.
+func (t *Table) pending(ctx *sql.Context) *kv.PendingWrites {
 	tx, ok := ctx.GetTransaction().(*Transaction)
-	if !ok || tx == nil {
+	if !ok || tx == nil || !tx.hasPending(t) {
 		return nil
 	}
-	return tx.pending(t)
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	return tx.tables[t.txKey()].pending
 }
 
 // overlayRows reads t as the transaction sees it: the committed rows merged
-// with the transaction's own pending writes (read-your-writes). It reads
-// every column without pushdown, so a pending write can change whether a
-// committed row matches a filter.
-func (t *Table) overlayRows(ctx *sql.Context, ops []txOp) (sql.RowIter, error) {
-	p, err := t.lt.Plan(ctx, lsmread.ScanSpec{TimeTravel: t.tt, ReadOptimized: t.ro})
+// with the transaction's own pending writes (read-your-writes,
+// lsmread.Table.ReadPending, streamed). The table's predicate (pushed
+// filters, index lookups) applies to the merged rows: a lookup join relies
+// on it alone.
+func (t *Table) overlayRows(ctx *sql.Context, pending *kv.PendingWrites) (sql.RowIter, error) {
+	tx, _ := ctx.GetTransaction().(*Transaction)
+	spec := lsmread.ScanSpec{TimeTravel: t.tt, ReadOptimized: t.ro, Filter: t.filter, Projection: t.cols, TimeZone: sessionZone(ctx)}
+	var it lsmread.RowIterator
+	var p *lsmread.Plan
+	var err error
+	func() {
+		tx.mu.Lock() // the records are read under the transaction's lock
+		defer tx.mu.Unlock()
+		it, p, err = t.lt.ReadPending(ctx, spec, pending)
+	}()
 	if err != nil {
 		return nil, mapError(err)
 	}
 	t.noteRead(ctx, p)
-	r, err := p.NewReader()
-	if err != nil {
-		return nil, mapError(err)
-	}
-	var rows [][]any
-	pk := len(t.sch.PrimaryKeys) > 0
-	idx := keyIndexes(t.sch)
-	byKey := map[string][]txOp{}
-	var order []string
-	if pk {
-		for _, op := range ops {
-			k := keyString(t.sch, idx, op.row)
-			if _, ok := byKey[k]; !ok {
-				order = append(order, k)
-			}
-			byKey[k] = append(byKey[k], op)
-		}
-	}
-	for _, split := range p.Splits {
-		it, err := r.Read(ctx, split)
-		if err != nil {
-			return nil, mapError(err)
-		}
-		for {
-			row, err := it.Next()
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				it.Close()
-				return nil, mapError(err)
-			}
-			if pk {
-				k := keyString(t.sch, idx, row)
-				if kops, ok := byKey[k]; ok {
-					delete(byKey, k)
-					merged, ok, err := t.overlayKey(row, kops)
-					if err != nil {
-						it.Close()
-						return nil, err
-					}
-					if ok {
-						rows = append(rows, merged)
-					}
-					continue
-				}
-			}
-			rows = append(rows, row)
-		}
-		it.Close()
-	}
-	if pk {
-		for _, k := range order {
-			kops, ok := byKey[k]
-			if !ok {
-				continue
-			}
-			merged, ok, err := t.overlayKey(nil, kops)
-			if err != nil {
-				return nil, err
-			}
-			if ok {
-				rows = append(rows, merged)
-			}
-		}
-	} else {
-		for _, op := range ops {
-			rows = append(rows, op.row)
-		}
-	}
-	proj := make([]int, 0, len(t.sch.Fields))
+	types := make([]*schema.DataType, 0, len(t.sch.Fields))
 	if t.cols == nil {
 		for i := range t.sch.Fields {
-			proj = append(proj, i)
+			types = append(types, &t.sch.Fields[i].Type)
 		}
 	} else {
 		for _, c := range t.cols {
-			proj = append(proj, t.sch.FieldIndex(c))
+			types = append(types, &t.sch.Fields[t.sch.FieldIndex(c)].Type)
 		}
 	}
-	out := make([]sql.Row, 0, len(rows))
-	for _, row := range rows {
-		// The scan's predicate (pushed filters, index lookups) applies to
-		// the merged rows: a lookup join relies on it alone.
-		if t.filter != nil && lsmread.Test(t.filter, func(f int) (any, bool) { return row[f], true }) != lsmread.True {
-			continue
-		}
-		sr := make(sql.Row, len(proj))
-		for i, j := range proj {
-			v, err := toSQL(&t.sch.Fields[j].Type, row[j])
-			if err != nil {
-				return nil, err
-			}
-			sr[i] = v
-		}
-		out = append(out, sr)
-	}
-	return sql.RowsToRowIter(out...), nil
+	return &overlayIter{it: it, types: types}, nil
 }
+
+// overlayIter converts ReadPending's rows to GMS rows.
+type overlayIter struct {
+	it    lsmread.RowIterator
+	types []*schema.DataType
+}
+
+// Next implements sql.RowIter.
+func (o *overlayIter) Next(*sql.Context) (sql.Row, error) {
+	row, err := o.it.Next()
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, io.EOF
+		}
+		return nil, mapError(err)
+	}
+	// A new row: rows of the transaction's own records must not change.
+	out := make(sql.Row, len(row))
+	for i, v := range row {
+		if out[i], err = toSQL(o.types[i], v); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// Close implements sql.RowIter.
+func (o *overlayIter) Close(*sql.Context) error { return o.it.Close() }

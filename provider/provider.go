@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
@@ -13,6 +14,9 @@ import (
 type Options struct {
 	// ReadOnly rejects DDL and DML.
 	ReadOnly bool
+	// TableDefaults are options every new table gets unless its CREATE
+	// TABLE sets the key (WithTableDefaults).
+	TableDefaults map[string]string
 }
 
 // DefaultDatabase is created in a new warehouse.
@@ -25,6 +29,12 @@ type Provider struct {
 	st   storage.Storage
 	cat  *snapshot.Catalog
 	opts Options
+
+	// handles are the long-lived table handles, by handleKey (handles.go).
+	handles struct {
+		sync.Mutex
+		m map[string]*handle
+	}
 }
 
 var _ sql.DatabaseProvider = (*Provider)(nil)
@@ -33,6 +43,7 @@ var _ sql.DatabaseProvider = (*Provider)(nil)
 // database when the warehouse has none.
 func New(ctx context.Context, st storage.Storage, opts Options) (*Provider, error) {
 	p := &Provider{st: st, cat: snapshot.NewCatalog(st), opts: opts}
+	p.handles.m = map[string]*handle{}
 	var err error
 	if opts.ReadOnly {
 		_, err = p.cat.ListDatabases(ctx)

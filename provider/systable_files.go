@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/lakesql/lakesql/internal/binaryrow"
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/internal/storage"
 	"github.com/lakesql/lakesql/lsmread"
@@ -73,7 +75,7 @@ func (v *sysSnapView) partition(row manifest.SerializedRow) ([]any, error) {
 	if vals, ok := v.pcache[string(row)]; ok {
 		return vals, nil
 	}
-	vals, _, err := sysDecodeRowPrefix(v.ptypes, row)
+	vals, _, err := binaryrow.DecodeSerializedPrefix(v.ptypes, row)
 	if err != nil {
 		return nil, fmt.Errorf("partition: %w", err)
 	}
@@ -200,7 +202,8 @@ func newFilesTable(e *sysTableEnv) (*sysTable, error) {
 		if err != nil {
 			return nil, err
 		}
-		fb := &sysFileRowBuilder{v: v, schemas: e.lt.Schemas(), location: javaTableLocation(v.st)}
+		fb := &sysFileRowBuilder{v: v, schemas: e.lt.Schemas(), location: javaTableLocation(v.st),
+			stats: lsmread.NewStatsEvolution(v.sch, e.lt.Schemas().Schema)}
 		rows := make([]sql.Row, 0, len(files))
 		for _, f := range files {
 			r, err := fb.row(ctx, f)
@@ -218,6 +221,7 @@ var sysWriteColsType = schema.ArrayType(schema.StringType())
 type sysFileRowBuilder struct {
 	v        *sysSnapView
 	schemas  *snapshot.SchemaManager
+	stats    *lsmread.StatsEvolution
 	location string
 	pstrings map[string]string
 }
@@ -255,7 +259,7 @@ func (b *sysFileRowBuilder) row(ctx context.Context, fe sysFileEntry) (sql.Row, 
 	if err != nil {
 		return nil, fmt.Errorf("max key: %w", err)
 	}
-	nulls, mins, maxs, err := valueStatsStrings(b.v.sch, fileSch, f)
+	nulls, mins, maxs, err := valueStatsStrings(ctx, b.stats, b.v.sch, f)
 	if err != nil {
 		return nil, fmt.Errorf("value stats: %w", err)
 	}
@@ -295,7 +299,7 @@ func fileKeyString(fileSch *schema.TableSchema, key manifest.SerializedRow) (any
 	if len(fields) == 0 {
 		fields = fileSch.Fields
 	}
-	vals, arity, err := sysDecodeRowPrefix(sysFieldTypes(fields), key)
+	vals, arity, err := binaryrow.DecodeSerializedPrefix(sysFieldTypes(fields), key)
 	if err != nil {
 		return nil, err
 	}
@@ -323,88 +327,28 @@ type sysColStat struct {
 }
 
 // valueStatsStrings renders a file's value statistics as FilesTable does
-// (SimpleStatsEvolution, then a TreeMap by column name printed with
-// toString): "{a=0, b=1}" for null counts, min and max values. Dense stats
-// (_VALUE_STATS_COLS) are spread over the file's schema; a file of an older
-// schema is evolved to the table schema by field id (a column the file lacks
-// has NULL bounds and a null count equal to the file's row count; a column
-// whose type changed has its bounds cast).
-func valueStatsStrings(tableSch, fileSch *schema.TableSchema, f *manifest.DataFileMeta) (nulls, mins, maxs string, err error) {
-	statsFields := fileSch.Fields
-	if f.ValueStatsCols != nil {
-		statsFields = make([]schema.DataField, len(f.ValueStatsCols))
-		for i, n := range f.ValueStatsCols {
-			fld, ok := fileSch.FieldByName(n)
-			if !ok {
-				return "", "", "", fmt.Errorf("%w: stats column %q is not in schema %d", manifest.ErrCorrupt, n, fileSch.ID)
-			}
-			statsFields[i] = fld
-		}
-	}
-	types := sysFieldTypes(statsFields)
-	minVals, arity, err := sysDecodeRowPrefix(types, f.ValueStats.MinValues)
+// (SimpleStatsEvolution — lsmread.StatsEvolution, with casts — then a
+// TreeMap by column name printed with toString): "{a=0, b=1}" for null
+// counts, min and max values. A file of the table's schema shows the
+// columns its statistics hold (every field for dense statistics); a file of
+// an older schema shows every table column, evolved by field id.
+func valueStatsStrings(ctx context.Context, ev *lsmread.StatsEvolution, tableSch *schema.TableSchema, f *manifest.DataFileMeta) (nulls, mins, maxs string, err error) {
+	st, err := ev.Evolve(ctx, f, true)
 	if err != nil {
 		return "", "", "", err
 	}
-	maxVals, _, err := sysDecodeRowPrefix(types, f.ValueStats.MaxValues)
-	if err != nil {
-		return "", "", "", err
+	n := len(tableSch.Fields)
+	if st.FileSchema.ID == tableSch.ID {
+		n = st.Arity
+		if f.ValueStatsCols != nil {
+			n = len(st.FileSchema.Fields)
+		}
+		n = min(n, len(tableSch.Fields))
 	}
-	nullAt := func(i int) *int64 {
-		if i < len(f.ValueStats.NullCounts) {
-			return f.ValueStats.NullCounts[i]
-		}
-		return nil
-	}
-	// Statistics over the file schema's fields; n is the number of
-	// columns Java sees (the stats row's arity unless dense).
-	n := arity
-	fMin, fMax := minVals, maxVals
-	fNull := make([]*int64, len(types))
-	for i := range fNull {
-		fNull[i] = nullAt(i)
-	}
-	if f.ValueStatsCols != nil {
-		n = len(fileSch.Fields)
-		fMin, fMax, fNull = make([]any, n), make([]any, n), make([]*int64, n)
-		pos := make(map[string]int, len(f.ValueStatsCols))
-		for i, c := range f.ValueStatsCols {
-			pos[c] = i
-		}
-		for j, fld := range fileSch.Fields {
-			if i, ok := pos[fld.Name]; ok {
-				if i < arity {
-					fMin[j], fMax[j] = minVals[i], maxVals[i]
-				}
-				fNull[j] = nullAt(i)
-			}
-		}
-	}
-	var stats []sysColStat
-	if fileSch.ID == tableSch.ID {
-		for i := 0; i < min(n, len(tableSch.Fields)); i++ {
-			tf := &tableSch.Fields[i]
-			stats = append(stats, sysColStat{name: tf.Name, typ: &tf.Type, null: fNull[i], min: fMin[i], max: fMax[i]})
-		}
-	} else {
-		rowCount := f.RowCount
-		for i := range tableSch.Fields {
-			tf := &tableSch.Fields[i]
-			cs := sysColStat{name: tf.Name, typ: &tf.Type}
-			j := slices.IndexFunc(fileSch.Fields, func(x schema.DataField) bool { return x.ID == tf.ID })
-			switch {
-			case j < 0:
-				cs.null = &rowCount
-			case j < n:
-				cs.null = fNull[j]
-				cs.min, cs.max = fMin[j], fMax[j]
-				if from := &fileSch.Fields[j].Type; !from.EqualIgnoreNullability(tf.Type) {
-					cs.min = sysCastOrNil(cs.min, from, &tf.Type)
-					cs.max = sysCastOrNil(cs.max, from, &tf.Type)
-				}
-			}
-			stats = append(stats, cs)
-		}
+	stats := make([]sysColStat, n)
+	for i := range stats {
+		tf, fs := &tableSch.Fields[i], &st.Fields[i]
+		stats[i] = sysColStat{name: tf.Name, typ: &tf.Type, null: fs.NullCount, min: fs.Min, max: fs.Max}
 	}
 	slices.SortFunc(stats, func(a, b sysColStat) int { return strings.Compare(a.name, b.name) })
 	var nb, lb, ub strings.Builder
@@ -421,7 +365,7 @@ func valueStatsStrings(tableSch, fileSch *schema.TableSchema, f *manifest.DataFi
 		if s.null == nil {
 			nb.WriteString("null")
 		} else {
-			fmt.Fprint(&nb, *s.null)
+			nb.WriteString(strconv.FormatInt(*s.null, 10))
 		}
 		lb.WriteString(s.name + "=" + sysJavaString(s.typ, s.min))
 		ub.WriteString(s.name + "=" + sysJavaString(s.typ, s.max))
@@ -430,19 +374,6 @@ func valueStatsStrings(tableSch, fileSch *schema.TableSchema, f *manifest.DataFi
 		b.WriteByte('}')
 	}
 	return nb.String(), lb.String(), ub.String(), nil
-}
-
-// castOrNil casts a statistics bound to the evolved type; a failed cast
-// gives NULL (an unknown bound).
-func sysCastOrNil(v any, from, to *schema.DataType) any {
-	if v == nil {
-		return nil
-	}
-	out, err := schema.CastValue(v, from, to)
-	if err != nil {
-		return nil
-	}
-	return out
 }
 
 // newManifestsTable mirrors ManifestsTable: the manifests of the snapshot's

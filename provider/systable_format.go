@@ -148,30 +148,6 @@ func partitionSpecString(fields []schema.DataField, vals []any, defaultName stri
 	return b.String(), nil
 }
 
-// decodeRowPrefix decodes a serialized BinaryRow whose arity may be smaller
-// than len(types) (statistics of an unknown or "none" stats mode): the
-// missing fields are NULL. It also returns the row's arity. A larger arity is
-// corrupt.
-func sysDecodeRowPrefix(types []schema.DataType, data []byte) (vals []any, arity int, err error) {
-	arity, row, err := binaryrow.SplitSerialized(data)
-	if err != nil {
-		return nil, 0, err
-	}
-	if arity > len(types) {
-		return nil, 0, fmt.Errorf("%w: row of arity %d, expected at most %d", binaryrow.ErrCorrupt, arity, len(types))
-	}
-	out := make([]any, len(types))
-	if arity == 0 {
-		return out, 0, nil
-	}
-	got, err := binaryrow.Decode(types[:arity], row)
-	if err != nil {
-		return nil, 0, err
-	}
-	copy(out, got)
-	return out, arity, nil
-}
-
 func sysFieldTypes(fs []schema.DataField) []schema.DataType {
 	out := make([]schema.DataType, len(fs))
 	for i := range fs {

@@ -1,10 +1,13 @@
 package provider
 
 import (
+	"context"
 	"testing"
 	"time"
 
+	"github.com/lakesql/lakesql/internal/binaryrow"
 	"github.com/lakesql/lakesql/internal/schema"
+	"github.com/lakesql/lakesql/lsmread"
 	"github.com/lakesql/lakesql/snapshot/manifest"
 )
 
@@ -67,14 +70,14 @@ func TestPartitionStrings(t *testing.T) {
 	}
 }
 
-func TestSysDecodeRowPrefixCorrupt(t *testing.T) {
+func TestDecodeSerializedPrefixCorrupt(t *testing.T) {
 	types := []schema.DataType{schema.AtomicType(schema.TypeInt)}
 	for _, b := range [][]byte{nil, {0, 0}, {0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 1, 0}} {
-		if _, _, err := sysDecodeRowPrefix(types, b); err == nil {
+		if _, _, err := binaryrow.DecodeSerializedPrefix(types, b); err == nil {
 			t.Errorf("%x: no error", b)
 		}
 	}
-	vals, arity, err := sysDecodeRowPrefix(types, []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
+	vals, arity, err := binaryrow.DecodeSerializedPrefix(types, []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
 	if err != nil || arity != 0 || len(vals) != 1 || vals[0] != nil {
 		t.Errorf("empty row: %v %d %v", vals, arity, err)
 	}
@@ -103,8 +106,9 @@ func FuzzSysFileStats(f *testing.F) {
 		if dense {
 			fm.ValueStatsCols = []string{"s"}
 		}
-		_, _, _, _ = valueStatsStrings(tableSch, fileSch, &fm)
-		_, _, _, _ = valueStatsStrings(fileSch, fileSch, &fm)
+		schemas := func(context.Context, schema.SchemaID) (*schema.TableSchema, error) { return fileSch, nil }
+		_, _, _, _ = valueStatsStrings(context.Background(), lsmread.NewStatsEvolution(tableSch, schemas), tableSch, &fm)
+		_, _, _, _ = valueStatsStrings(context.Background(), lsmread.NewStatsEvolution(fileSch, schemas), fileSch, &fm)
 		_, _ = fileKeyString(fileSch, minRow)
 	})
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/lakesql/lakesql/internal/kv"
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/lsmread"
 	"github.com/lakesql/lakesql/snapshot"
@@ -264,8 +264,8 @@ func (scanPartition) Key() []byte { return []byte("scan") }
 // overlayPartition reads the table merged with the transaction's pending
 // writes.
 type overlayPartition struct {
-	t   *Table
-	ops []txOp
+	t       *Table
+	pending *kv.PendingWrites
 }
 
 func (overlayPartition) Key() []byte { return []byte("overlay") }
@@ -274,8 +274,8 @@ func (overlayPartition) Key() []byte { return []byte("overlay") }
 // partitions one by one, so the splits are read in parallel inside the one
 // partition's iterator).
 func (t *Table) Partitions(ctx *sql.Context) (sql.PartitionIter, error) {
-	if ops := t.pendingOps(ctx); len(ops) > 0 {
-		return sql.PartitionsToPartitionIter(overlayPartition{t: t, ops: ops}), nil
+	if pending := t.pending(ctx); pending != nil {
+		return sql.PartitionsToPartitionIter(overlayPartition{t: t, pending: pending}), nil
 	}
 	spec := t.scanSpec()
 	spec.TimeZone = sessionZone(ctx)
@@ -284,6 +284,7 @@ func (t *Table) Partitions(ctx *sql.Context) (sql.PartitionIter, error) {
 		return nil, mapError(fmt.Errorf("table %s: %w", t.name, err))
 	}
 	t.noteRead(ctx, p)
+	noteScan(ctx, p) // observe.go
 	return sql.PartitionsToPartitionIter(scanPartition{plan: p}), nil
 }
 
@@ -291,7 +292,7 @@ func (t *Table) Partitions(ctx *sql.Context) (sql.PartitionIter, error) {
 func (t *Table) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter, error) {
 	if op, ok := part.(overlayPartition); ok {
 		// The partition's own table: it carries the lookup's predicate.
-		return op.t.overlayRows(ctx, op.ops)
+		return op.t.overlayRows(ctx, op.pending)
 	}
 	sp, ok := part.(scanPartition)
 	if !ok {
@@ -312,134 +313,34 @@ func (t *Table) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter
 	for i := range out {
 		types[i] = &out[i].Type
 	}
-	return newParallelIter(ctx, r, sp.plan.Splits, types), nil
-}
-
-// parallelIter reads splits with up to GOMAXPROCS workers. Rows of one split
-// stay together in order; splits interleave. Close (or the context ending)
-// stops the workers and waits for them.
-type parallelIter struct {
-	ctx    context.Context
-	cancel context.CancelFunc
-	rows   chan []sql.Row
-	errc   chan error
-	wg     sync.WaitGroup
-	batch  []sql.Row
-	i      int
-	err    error
-}
-
-const rowBatch = 256
-
-func newParallelIter(ctx *sql.Context, r *lsmread.Reader, splits []*lsmread.DataSplit, types []*schema.DataType) *parallelIter {
-	cctx, cancel := context.WithCancel(ctx)
-	it := &parallelIter{ctx: cctx, cancel: cancel, rows: make(chan []sql.Row, 4), errc: make(chan error, 1)}
-	work := make(chan *lsmread.DataSplit)
-	n := min(runtime.GOMAXPROCS(0), max(len(splits), 1))
-	for w := 0; w < n; w++ {
-		it.wg.Add(1)
-		go func() {
-			defer it.wg.Done()
-			for s := range work {
-				if err := it.readSplit(r, s, types); err != nil {
-					select {
-					case it.errc <- err:
-					default:
-					}
-					cancel()
-					return
-				}
-			}
-		}()
-	}
-	go func() {
-		defer close(work)
-		for _, s := range splits {
-			select {
-			case work <- s:
-			case <-cctx.Done():
-				return
-			}
-		}
-	}()
-	go func() {
-		it.wg.Wait()
-		close(it.rows)
-	}()
-	return it
-}
-
-func (it *parallelIter) readSplit(r *lsmread.Reader, s *lsmread.DataSplit, types []*schema.DataType) error {
-	ri, err := r.Read(it.ctx, s)
-	if err != nil {
-		return mapError(err)
-	}
-	defer ri.Close()
-	batch := make([]sql.Row, 0, rowBatch)
-	flush := func() bool {
-		if len(batch) == 0 {
-			return true
-		}
-		select {
-		case it.rows <- batch:
-			batch = make([]sql.Row, 0, rowBatch)
-			return true
-		case <-it.ctx.Done():
-			return false
-		}
-	}
-	for {
-		row, err := ri.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return mapError(err)
-		}
+	convert := func(row []any) error {
 		for i, v := range row {
-			if row[i], err = toSQL(types[i], v); err != nil {
+			x, err := toSQL(types[i], v)
+			if err != nil {
 				return err
 			}
+			row[i] = x
 		}
-		batch = append(batch, sql.Row(row))
-		if len(batch) == rowBatch && !flush() {
-			return nil
-		}
+		return nil
 	}
-	flush()
-	return ri.Close()
+	return &scanIter{rows: r.ReadParallel(ctx, sp.plan.Splits, convert)}, nil
 }
 
+// scanIter is the GMS row iterator over lsmread's parallel split reader;
+// its rows are converted to GMS values by the workers.
+type scanIter struct{ rows *lsmread.ParallelRows }
+
 // Next implements sql.RowIter.
-func (it *parallelIter) Next(ctx *sql.Context) (sql.Row, error) {
-	for it.i >= len(it.batch) {
-		b, ok := <-it.rows
-		if !ok {
-			select {
-			case err := <-it.errc:
-				it.err = err
-			default:
-			}
-			if it.err != nil {
-				return nil, it.err
-			}
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
+func (it *scanIter) Next(*sql.Context) (sql.Row, error) {
+	row, err := it.rows.Next()
+	if err != nil {
+		if errors.Is(err, io.EOF) {
 			return nil, io.EOF
 		}
-		it.batch, it.i = b, 0
+		return nil, mapError(err)
 	}
-	row := it.batch[it.i]
-	it.i++
-	return row, nil
+	return sql.Row(row), nil
 }
 
 // Close implements sql.RowIter: it stops the workers and waits for them.
-func (it *parallelIter) Close(*sql.Context) error {
-	it.cancel()
-	for range it.rows {
-	}
-	it.wg.Wait()
-	return nil
-}
+func (it *scanIter) Close(*sql.Context) error { return it.rows.Close() }

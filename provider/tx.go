@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -102,12 +101,6 @@ func BeginOverwrite(ctx *sql.Context, table sql.Table, static map[string]string)
 	return nil
 }
 
-// txOp is one buffered record.
-type txOp struct {
-	kind kv.RowKind
-	row  []any // one value per schema field, schema value model
-}
-
 // txTable is the buffered state of one table in a transaction.
 type txTable struct {
 	st   storage.Storage
@@ -116,14 +109,13 @@ type txTable struct {
 	name string
 	// base is the snapshot id the transaction first read or wrote against.
 	base snapshot.SnapshotID
-	ops  []txOp // completed statements
-	stmt []txOp // the running statement (dropped by DiscardChanges)
+	// pending are the buffered records (completed statements and the
+	// running one) and the keys whose new values depend on what the
+	// transaction read (UPDATE, DELETE, ON DUPLICATE KEY UPDATE): a commit
+	// by someone else touching them after base is a conflict.
+	pending *kv.PendingWrites
 	// overwrite, when set, makes the commit an INSERT OVERWRITE.
 	overwrite *txOverwrite
-	// readKeys are the keys whose new values depend on what the
-	// transaction read (UPDATE, DELETE, ON DUPLICATE KEY UPDATE); a commit
-	// by someone else touching them after base is a conflict.
-	readKeys map[string]bool
 }
 
 func txFromContext(ctx *sql.Context) (*Transaction, error) {
@@ -134,15 +126,18 @@ func txFromContext(ctx *sql.Context) (*Transaction, error) {
 	return tx, nil
 }
 
+// txKey identifies t's table and branch among a transaction's tables.
+func (t *Table) txKey() string { return t.lt.Storage().URL() + "#" + t.lt.BranchName() }
+
 // table returns (creating) the buffered state of t.
 func (tx *Transaction) table(ctx context.Context, t *Table) (*txTable, error) {
 	tx.mu.Lock()
 	defer tx.mu.Unlock()
-	key := t.lt.Storage().URL() + "#" + t.lt.BranchName()
+	key := t.txKey()
 	if tt, ok := tx.tables[key]; ok {
 		return tt, nil
 	}
-	tt := &txTable{st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, readKeys: map[string]bool{}}
+	tt := &txTable{st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, pending: kv.NewPendingWrites(t.sch)}
 	if id, ok, err := t.lt.Snapshots().LatestID(ctx); err != nil {
 		return nil, err
 	} else if ok {
@@ -159,45 +154,41 @@ func (tx *Transaction) table(ctx context.Context, t *Table) (*txTable, error) {
 func (tx *Transaction) noteRead(t *Table, id snapshot.SnapshotID) {
 	tx.mu.Lock()
 	defer tx.mu.Unlock()
-	key := t.lt.Storage().URL() + "#" + t.lt.BranchName()
+	key := t.txKey()
 	if tt, ok := tx.tables[key]; ok {
 		if id < tt.base {
 			tt.base = id
 		}
 		return
 	}
-	tx.tables[key] = &txTable{st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, base: id, readKeys: map[string]bool{}}
+	tx.tables[key] = &txTable{st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, base: id, pending: kv.NewPendingWrites(t.sch)}
 	tx.order = append(tx.order, key)
 }
 
-// pending returns the buffered ops of t (completed statements and the
-// running one), or nil.
-func (tx *Transaction) pending(t *Table) []txOp {
+// hasPending reports whether the transaction buffered records for t.
+func (tx *Transaction) hasPending(t *Table) bool {
 	tx.mu.Lock()
 	defer tx.mu.Unlock()
-	tt, ok := tx.tables[t.lt.Storage().URL()+"#"+t.lt.BranchName()]
-	if !ok {
-		return nil
-	}
-	return append(append([]txOp(nil), tt.ops...), tt.stmt...)
+	tt, ok := tx.tables[t.txKey()]
+	return ok && tt.pending.Len() > 0
 }
 
-// statementDone moves the running statement's ops into the transaction.
+// statementDone makes the running statement's records part of the
+// transaction.
 func (tx *Transaction) statementDone() {
 	tx.mu.Lock()
 	defer tx.mu.Unlock()
 	for _, tt := range tx.tables {
-		tt.ops = append(tt.ops, tt.stmt...)
-		tt.stmt = nil
+		tt.pending.StatementDone()
 	}
 }
 
-// discardStatement drops the running statement's ops.
+// discardStatement drops the running statement's records.
 func (tx *Transaction) discardStatement() {
 	tx.mu.Lock()
 	defer tx.mu.Unlock()
 	for _, tt := range tx.tables {
-		tt.stmt = nil
+		tt.pending.DiscardStatement()
 	}
 }
 
@@ -209,7 +200,7 @@ func (tx *Transaction) Commit(ctx context.Context) error {
 	defer func() { tx.tables = map[string]*txTable{}; tx.order = nil }()
 	for _, key := range tx.order {
 		tt := tx.tables[key]
-		ops := append(tt.ops, tt.stmt...)
+		ops := tt.pending.Records()
 		if len(ops) == 0 && tt.overwrite == nil {
 			continue
 		}
@@ -237,7 +228,7 @@ var errRebase = errors.New("lakesql: table changed, rewriting on the new snapsho
 // maxRebases bounds how often a commit is rewritten on a newer snapshot.
 const maxRebases = 20
 
-func (tt *txTable) commit(ctx context.Context, ops []txOp) error {
+func (tt *txTable) commit(ctx context.Context, ops []kv.KeyValue) error {
 	for attempt := 0; ; attempt++ {
 		err := tt.commitOnce(ctx, ops)
 		if !errors.Is(err, errRebase) {
@@ -249,7 +240,7 @@ func (tt *txTable) commit(ctx context.Context, ops []txOp) error {
 	}
 }
 
-func (tt *txTable) commitOnce(ctx context.Context, ops []txOp) error {
+func (tt *txTable) commitOnce(ctx context.Context, ops []kv.KeyValue) error {
 	base, err := tt.lt.Snapshots().Latest(ctx)
 	if errors.Is(err, snapshot.ErrSnapshotNotFound) {
 		base, err = nil, nil
@@ -262,7 +253,7 @@ func (tt *txTable) commitOnce(ctx context.Context, ops []txOp) error {
 	// builds on; the attempt then publishes latest+1 atomically, so nothing
 	// can commit in between unseen.
 	opts.BeforeCommitAttempt = func(ctx context.Context, latest *snapshot.Snapshot) error {
-		if len(tt.readKeys) > 0 && latest != nil && latest.ID > tt.base {
+		if tt.pending.ReadKeys() && latest != nil && latest.ID > tt.base {
 			if err := tt.checkConflicts(ctx, latest); err != nil {
 				return err
 			}
@@ -286,14 +277,16 @@ func (tt *txTable) commitOnce(ctx context.Context, ops []txOp) error {
 	// the write buffer: its merge function would fold them without the
 	// committed row (a retracted aggregate, a partial update's NULL). Such
 	// records go to separate level-0 files, merged in order at read time.
-	idx := keyIndexes(tt.sch)
+	idx := tt.pending.KeyIndexes()
 	seen := map[string]bool{}
 	retracted := map[string]bool{}
 	split := len(tt.sch.PrimaryKeys) > 0 && !foldsRetractions(tt.sch)
+	var kb []byte
 	for _, op := range ops {
 		if split {
-			k := keyString(tt.sch, idx, op.row)
-			retract := op.kind == kv.UpdateBefore || op.kind == kv.Delete
+			kb = kv.AppendKey(kb[:0], op.Value, idx)
+			k := string(kb)
+			retract := op.Kind == kv.UpdateBefore || op.Kind == kv.Delete
 			if seen[k] && (retract || retracted[k]) {
 				if err := w.Flush(ctx); err != nil {
 					w.Abort(ctx)
@@ -307,7 +300,7 @@ func (tt *txTable) commitOnce(ctx context.Context, ops []txOp) error {
 				retracted[k] = true
 			}
 		}
-		if err := w.Write(ctx, op.kind, op.row); err != nil {
+		if err := w.Write(ctx, op.Kind, op.Value); err != nil {
 			w.Abort(ctx)
 			return fmt.Errorf("table %s: %w", tt.name, err)
 		}
@@ -341,7 +334,8 @@ func (tt *txTable) checkConflicts(ctx context.Context, latest *snapshot.Snapshot
 	if err != nil {
 		return err
 	}
-	keyIdx := keyIndexes(tt.sch)
+	keyIdx := tt.pending.KeyIndexes()
+	var key []byte
 	for _, split := range p.Splits {
 		it, err := r.Read(ctx, split)
 		if err != nil {
@@ -356,7 +350,7 @@ func (tt *txTable) checkConflicts(ctx context.Context, latest *snapshot.Snapshot
 				}
 				return err
 			}
-			if tt.readKeys[keyString(tt.sch, keyIdx, row)] {
+			if key = kv.AppendKey(key[:0], row, keyIdx); tt.pending.ReadKey(key) {
 				it.Close()
 				return fmt.Errorf("%w: table %s: a row this transaction read was changed by snapshot(s) %d..%d committed after it started",
 					ErrConflict, tt.name, tt.base+1, latest.ID)
@@ -364,48 +358,6 @@ func (tt *txTable) checkConflicts(ctx context.Context, latest *snapshot.Snapshot
 		}
 	}
 	return nil
-}
-
-// keyIndexes are the field indexes of the primary key (partition keys
-// included), or every field for append tables.
-func keyIndexes(sch *schema.TableSchema) []int {
-	if len(sch.PrimaryKeys) == 0 {
-		out := make([]int, len(sch.Fields))
-		for i := range out {
-			out[i] = i
-		}
-		return out
-	}
-	out := make([]int, len(sch.PrimaryKeys))
-	for i, k := range sch.PrimaryKeys {
-		out[i] = sch.FieldIndex(k)
-	}
-	return out
-}
-
-// keyString is a canonical text of a row's key, for maps.
-func keyString(sch *schema.TableSchema, idx []int, row []any) string {
-	var b strings.Builder
-	for _, i := range idx {
-		b.WriteString(canonValue(&sch.Fields[i].Type, row[i]))
-		b.WriteByte(0)
-	}
-	return b.String()
-}
-
-func canonValue(t *schema.DataType, v any) string {
-	if v == nil {
-		return "\x01NULL"
-	}
-	switch x := v.(type) {
-	case []byte:
-		return string(x)
-	case schema.Decimal:
-		return x.String()
-	case schema.Timestamp:
-		return fmt.Sprintf("%d.%d", x.Millis, x.NanoOfMilli)
-	}
-	return fmt.Sprint(v)
 }
 
 func isEOF(err error) bool { return errors.Is(err, io.EOF) }

@@ -3,36 +3,22 @@ package snapshot_test
 import (
 	"context"
 	"errors"
-	"iter"
-	"sync/atomic"
 	"testing"
 
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/internal/storage"
+	"github.com/lakesql/lakesql/internal/storage/storagetest"
 	"github.com/lakesql/lakesql/snapshot"
 )
 
-// listCounter counts the List calls made through it and its Subs.
-type listCounter struct {
-	storage.Storage
-	n *atomic.Int64
-}
-
-func (c listCounter) List(ctx context.Context, prefix string) iter.Seq2[storage.ObjectInfo, error] {
-	c.n.Add(1)
-	return c.Storage.List(ctx, prefix)
-}
-
-func (c listCounter) Sub(dir string) storage.Storage { return listCounter{c.Storage.Sub(dir), c.n} }
-
-func newCatalog(t *testing.T) (*snapshot.Catalog, storage.Storage, *atomic.Int64) {
+func newCatalog(t *testing.T) (*snapshot.Catalog, storage.Storage, storagetest.Counting) {
 	t.Helper()
 	st, err := storage.Open(context.Background(), "mem://")
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := &atomic.Int64{}
-	return snapshot.NewCatalog(listCounter{st, n}), st, n
+	c := storagetest.NewCounting(st)
+	return snapshot.NewCatalog(c), st, c
 }
 
 func oneColumn() *schema.TableSchema {
@@ -61,7 +47,7 @@ func TestCatalogResolveCaches(t *testing.T) {
 	if name, ok, err := c.ResolveTable(ctx, db, "orders"); err != nil || !ok || name != "Orders" {
 		t.Fatalf("ResolveTable(orders) = %q %v %v", name, ok, err)
 	}
-	before := lists.Load()
+	before := lists.Lists()
 	for range 100 {
 		if _, err := c.ResolveDatabase(ctx, "shop"); err != nil {
 			t.Fatal(err)
@@ -70,7 +56,7 @@ func TestCatalogResolveCaches(t *testing.T) {
 			t.Fatal(ok, err)
 		}
 	}
-	if got := lists.Load() - before; got != 0 {
+	if got := lists.Lists() - before; got != 0 {
 		t.Errorf("100 resolutions listed the warehouse %d times, want 0", got)
 	}
 	// Another process creates a table: found on the first try.

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/lakesql/lakesql/internal/metrics"
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/internal/storage"
 	"github.com/lakesql/lakesql/snapshot/manifest"
@@ -184,7 +185,9 @@ func (e *uncertainError) Unwrap() error { return e.err }
 // schemaID is the schema the changes were written with; it gives the
 // partition and key types when CommitOptions leave them nil. The snapshot
 // records the latest schema id of the branch (at least schemaID).
-func (c *Committer) Commit(ctx context.Context, schemaID schema.SchemaID, changes *CommitChanges) (*Snapshot, error) {
+func (c *Committer) Commit(ctx context.Context, schemaID schema.SchemaID, changes *CommitChanges) (s *Snapshot, err error) {
+	start, attempts, published := time.Now(), 0, false
+	defer func() { c.observeCommit(ctx, start, changes, s, published, attempts, err) }() // commit_observe.go
 	if changes == nil {
 		return nil, errors.New("snapshot: commit: nil changes")
 	}
@@ -211,6 +214,10 @@ func (c *Committer) Commit(ctx context.Context, schemaID schema.SchemaID, change
 	checkFrom := SnapshotID(0) // first id an earlier attempt could have published
 	var lastErr error
 	for attempt := 0; ; attempt++ {
+		attempts = attempt + 1
+		if attempt > 0 {
+			metrics.CommitRetries.Inc()
+		}
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -224,6 +231,7 @@ func (c *Committer) Commit(ctx context.Context, schemaID schema.SchemaID, change
 		if attempt > 0 {
 			s, err := c.findCommitted(ctx, checkFrom, latest, changes, kind)
 			if err != nil || s != nil {
+				published = s != nil
 				return s, err
 			}
 		}
@@ -241,6 +249,7 @@ func (c *Committer) Commit(ctx context.Context, schemaID schema.SchemaID, change
 		s, err := plan.tryCommitOnce(ctx, latest)
 		if err == nil {
 			c.writeHints(ctx, s)
+			published = true
 			return s, nil
 		}
 		var uncertain *uncertainError

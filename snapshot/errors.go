@@ -20,6 +20,9 @@ var (
 	ErrTagExists = errors.New("snapshot: tag already exists")
 	// ErrBranchNotFound is returned when a branch does not exist.
 	ErrBranchNotFound = errors.New("snapshot: branch not found")
+	// ErrBranchExists is returned when creating a branch whose name is
+	// taken.
+	ErrBranchExists = errors.New("snapshot: branch already exists")
 	// ErrConsumerNotFound is returned when a consumer does not exist.
 	ErrConsumerNotFound = errors.New("snapshot: consumer not found")
 	// ErrConflict is returned when an atomic create lost the race: another
@@ -40,4 +43,7 @@ var (
 	// ErrInvalidName is returned for a tag, branch or consumer name that
 	// cannot be used as a file name.
 	ErrInvalidName = errors.New("snapshot: invalid name")
+	// ErrInvalidConfig is returned for maintenance settings that cannot be
+	// applied (retainMin < 1, retainMax < retainMin, …).
+	ErrInvalidConfig = errors.New("snapshot: invalid maintenance settings")
 )

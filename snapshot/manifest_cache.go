@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/lakesql/lakesql/internal/metrics"
 	"github.com/lakesql/lakesql/internal/storage"
 	"github.com/lakesql/lakesql/snapshot/manifest"
 )
@@ -14,13 +15,16 @@ import (
 // makes repeated planning — point lookups, lookup joins, key checks of
 // INSERT IGNORE — cost a snapshot read instead of a manifest decode.
 //
-// The cache holds at most maxCachedEntries decoded records and evicts the
-// oldest files first. Cached slices are shared and must not be modified.
+// The cache holds at most maxEntries decoded records (SetManifestCacheEntries;
+// DefaultManifestCacheEntries) and evicts the oldest files first. Cached
+// slices are shared and must not be modified. Lookups count in
+// lakesql_manifest_cache_{hits,misses}_total.
 type manifestCache struct {
-	mu      sync.Mutex
-	files   map[string]cachedManifest
-	order   []string
-	entries int
+	mu         sync.Mutex
+	files      map[string]cachedManifest
+	order      []string
+	entries    int
+	maxEntries int
 }
 
 type cachedManifest struct {
@@ -30,27 +34,48 @@ type cachedManifest struct {
 	n       int
 }
 
-const maxCachedEntries = 1 << 20
+// DefaultManifestCacheEntries is the default bound of the decoded-manifest
+// cache, in records (about 1 KiB each for a data-file entry).
+const DefaultManifestCacheEntries = 1 << 20
 
-var manifests = &manifestCache{files: map[string]cachedManifest{}}
+var manifests = &manifestCache{files: map[string]cachedManifest{}, maxEntries: DefaultManifestCacheEntries}
+
+// SetManifestCacheEntries bounds the process-wide decoded-manifest cache to
+// n records (0 disables it), evicting what no longer fits.
+func SetManifestCacheEntries(n int) {
+	c := manifests
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.maxEntries = max(n, 0)
+	c.evictLocked()
+}
 
 func (c *manifestCache) get(key string) (cachedManifest, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	m, ok := c.files[key]
+	if ok {
+		metrics.ManifestCacheHits.Inc()
+	} else {
+		metrics.ManifestCacheMisses.Inc()
+	}
 	return m, ok
 }
 
 func (c *manifestCache) put(key string, m cachedManifest) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.files[key]; ok || m.n > maxCachedEntries/4 {
+	if _, ok := c.files[key]; ok || m.n > c.maxEntries/4 {
 		return
 	}
 	c.files[key] = m
 	c.order = append(c.order, key)
 	c.entries += m.n
-	for c.entries > maxCachedEntries && len(c.order) > 0 {
+	c.evictLocked()
+}
+
+func (c *manifestCache) evictLocked() {
+	for c.entries > c.maxEntries && len(c.order) > 0 {
 		old := c.order[0]
 		c.order = c.order[1:]
 		c.entries -= c.files[old].n

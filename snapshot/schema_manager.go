@@ -16,6 +16,12 @@ import (
 // Schema files are immutable once written, so decoded schemas are cached by
 // id for the life of the manager. Safe for concurrent use; cached schemas
 // are shared and must not be modified.
+//
+// A long-lived manager (in a table handle) also remembers the latest id it
+// saw: LatestID then checks that schema-latest exists and schema-(latest+1)
+// does not (two existence checks) instead of listing schema/. When the
+// latest id goes down (the table was dropped and created again under the
+// same name), the decoded schemas are forgotten.
 type SchemaManager struct {
 	st     storage.Storage
 	branch string
@@ -23,7 +29,9 @@ type SchemaManager struct {
 
 	mu struct {
 		sync.Mutex
-		cache map[schema.SchemaID]*schema.TableSchema
+		cache  map[schema.SchemaID]*schema.TableSchema
+		latest schema.SchemaID
+		known  bool
 	}
 }
 
@@ -96,11 +104,41 @@ func (m *SchemaManager) List(ctx context.Context) ([]schema.SchemaID, error) {
 // LatestID returns the largest schema id; ok is false when there is no
 // schema (no table).
 func (m *SchemaManager) LatestID(ctx context.Context) (id schema.SchemaID, ok bool, err error) {
+	m.mu.Lock()
+	last, known := m.mu.latest, m.mu.known
+	m.mu.Unlock()
+	if known {
+		cur, err := m.st.Exists(ctx, m.Path(last))
+		if err != nil {
+			return 0, false, fmt.Errorf("snapshot: check schema %d: %w", last, err)
+		}
+		if cur {
+			next, err := m.st.Exists(ctx, m.Path(last+1))
+			if err != nil {
+				return 0, false, fmt.Errorf("snapshot: check schema %d: %w", last+1, err)
+			}
+			if !next {
+				return last, true, nil
+			}
+		}
+	}
 	ids, err := m.List(ctx)
-	if err != nil || len(ids) == 0 {
+	if err != nil {
 		return 0, false, err
 	}
-	return ids[len(ids)-1], true, nil
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(ids) == 0 {
+		m.mu.known = false
+		clear(m.mu.cache)
+		return 0, false, nil
+	}
+	id = ids[len(ids)-1]
+	if m.mu.known && id < m.mu.latest {
+		clear(m.mu.cache) // re-created: the cached schemas are another table's
+	}
+	m.mu.latest, m.mu.known = id, true
+	return id, true, nil
 }
 
 // Latest reads the schema with the largest id; ErrSchemaNotFound when there

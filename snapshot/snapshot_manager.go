@@ -23,6 +23,7 @@ type SnapshotManager struct {
 	st     storage.Storage
 	branch string
 	dir    string
+	prefix string // snapshot- (changelog- for the long-lived changelogs)
 }
 
 // NewSnapshotManager returns the snapshot manager of branch ("" or
@@ -31,7 +32,7 @@ func NewSnapshotManager(st storage.Storage, branch string) *SnapshotManager {
 	if IsMainBranch(branch) {
 		branch = MainBranch
 	}
-	return &SnapshotManager{st: st, branch: branch, dir: SnapshotDir(branch)}
+	return &SnapshotManager{st: st, branch: branch, dir: SnapshotDir(branch), prefix: snapshotPrefix}
 }
 
 // Branch returns the branch name (MainBranch for the main branch).
@@ -41,7 +42,7 @@ func (m *SnapshotManager) Branch() string { return m.branch }
 func (m *SnapshotManager) Storage() storage.Storage { return m.st }
 
 // Path returns the path of snapshot id, relative to the table root.
-func (m *SnapshotManager) Path(id SnapshotID) string { return join(m.dir, SnapshotFileName(id)) }
+func (m *SnapshotManager) Path(id SnapshotID) string { return join(m.dir, m.prefix+id.String()) }
 
 // Exists reports whether snapshot id exists.
 func (m *SnapshotManager) Exists(ctx context.Context, id SnapshotID) (bool, error) {
@@ -97,9 +98,9 @@ func (m *SnapshotManager) notFound(ctx context.Context, id SnapshotID) error {
 // List returns the ids of all snapshot files, ascending.
 func (m *SnapshotManager) List(ctx context.Context) ([]SnapshotID, error) {
 	var ids []SnapshotID
-	err := listNames(ctx, m.st, m.dir, snapshotPrefix, func(name string, _ storage.ObjectInfo) {
-		if id, ok := ParseSnapshotFileName(name); ok {
-			ids = append(ids, id)
+	err := listNames(ctx, m.st, m.dir, m.prefix, func(name string, _ storage.ObjectInfo) {
+		if n, ok := parseVersioned(name, m.prefix); ok {
+			ids = append(ids, SnapshotID(n))
 		}
 	})
 	if err != nil {

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"runtime/debug"
 	"strings"
 
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/sqltypes"
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
-	"github.com/sirupsen/logrus"
 )
 
 // builtinsHandler is the outermost protocol wrapper. It fixes how the
@@ -43,7 +43,7 @@ func wrapBuiltins(wrap func(mysql.Handler) (mysql.Handler, error)) func(mysql.Ha
 
 // recovered converts a recovered panic value into a MySQL error.
 func recovered(r any, query string) error {
-	logrus.Errorf("lakesql: panic in %q: %v\n%s", query, r, debug.Stack())
+	slog.Error("panic in a statement", "statement", query, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 	return mysql.NewSQLError(mysql.ERUnknownError, mysql.SSUnknownSQLState,
 		"lakesql: internal error in go-mysql-server while running this statement (%v); the statement was not run to completion", r)
 }
@@ -68,7 +68,7 @@ func (h *builtinsHandler) ComQuery(ctx context.Context, c *mysql.Conn, query str
 		if err == nil {
 			err = held.flush()
 		} else if held.streamed {
-			logrus.Warnf("lakesql: error after %d streamed bytes, the connection ends: %v", held.bytes, err)
+			slog.Warn("error after streamed rows: the connection ends", "bytes", held.bytes, "err", err)
 		}
 	}()
 	return h.Handler.ComQuery(ctx, c, query, held.spool)

@@ -37,6 +37,7 @@ func (s *Server) wrapDDL(h mysql.Handler) (mysql.Handler, error) {
 		return nil, err
 	}
 	inner = s.wrapWrites(inner) // MERGE INTO, INSERT OVERWRITE (merge_handler.go)
+	inner = s.wrapCalls(inner)  // CALL sys.* (call_handler.go)
 	return &ddlHandler{Handler: inner, s: s}, nil
 }
 
@@ -147,7 +148,7 @@ func (h *ddlHandler) execDDL(ctx *sql.Context, stmt any) (*sqltypes.Result, erro
 		if err != nil {
 			return nil, err
 		}
-		return &sqltypes.Result{}, pro.CreatePaimonTable(ctx, db, s.name, ts, s.ifNotExists)
+		return &sqltypes.Result{}, pro.CreatePaimonTable(ctx, db, s.name, pro.WithTableDefaults(ts), s.ifNotExists)
 	case *alterTableStmt:
 		db, err := currentDB(ctx, s.db)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"path/filepath"
 	"regexp"
@@ -21,7 +22,6 @@ import (
 	"github.com/dolthub/vitess/go/sqltypes"
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
-	"github.com/sirupsen/logrus"
 
 	"github.com/lakesql/lakesql/sqlengine/access"
 )
@@ -82,7 +82,7 @@ func (s *Server) setupSecurity(ctx context.Context, policy *access.Policy, scfg 
 	policy.Users = users
 	s.sec.users, s.sec.policy = users, policy
 
-	if !access.IsLoopback(s.cfg.Host) && !users.HasPasswordUser() {
+	if !s.cfg.Embedded && !access.IsLoopback(s.cfg.Host) && !users.HasPasswordUser() {
 		return fmt.Errorf("sqlengine: refusing to listen on %s: no account has a password, so anyone who can reach the port could log in; "+
 			"create one first with `lakesql user add NAME --password PASSWORD --admin --warehouse %s` "+
 			"(or, on a server listening on 127.0.0.1: CREATE USER 'NAME'@'%%' IDENTIFIED BY 'PASSWORD'; GRANT ALL ON *.* TO 'NAME'@'%%' WITH GRANT OPTION)",
@@ -200,7 +200,7 @@ func (h *accessHandler) refresh(ctx context.Context, account bool) {
 		age = 0
 	}
 	if err := h.s.sec.users.Refresh(ctx, age); err != nil {
-		logrus.Warnf("lakesql: reloading the accounts: %v (using the ones loaded before)", err)
+		slog.Warn("reloading the accounts failed; using the ones loaded before", "err", err)
 	}
 }
 
@@ -242,7 +242,9 @@ func (h *accessHandler) ComQuery(ctx context.Context, c *mysql.Conn, query strin
 		h.afterAccount(query)
 	}
 	if startsWithWords(query, "CALL") {
-		return callError(err)
+		if _, sys, _ := parseCall(query); !sys { // the CALL front gives its own codes
+			return callError(err)
+		}
 	}
 	return accessError(err)
 }
@@ -352,7 +354,7 @@ func (h *accessHandler) afterAccount(query string) {
 		keys = append(keys, mysql_db.UserPrimaryKey{User: u.Name, Host: host})
 	}
 	if err := h.s.sec.users.SetRequireSSL(sql.NewEmptyContext(), true, keys...); err != nil {
-		logrus.Errorf("lakesql: recording REQUIRE SSL of %v: %v", keys, err)
+		slog.Error("recording REQUIRE SSL failed", "accounts", fmt.Sprint(keys), "err", err)
 	}
 }
 

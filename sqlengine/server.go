@@ -4,16 +4,18 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"sync/atomic"
+	"time"
 
 	sqle "github.com/dolthub/go-mysql-server"
 	"github.com/dolthub/go-mysql-server/server"
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/vitess/go/mysql"
-	"github.com/sirupsen/logrus"
 
 	"github.com/lakesql/lakesql/internal/storage"
 	"github.com/lakesql/lakesql/provider"
+	"github.com/lakesql/lakesql/snapshot"
 	"github.com/lakesql/lakesql/sqlengine/access"
 	"github.com/lakesql/lakesql/sqlengine/builtins"
 )
@@ -28,12 +30,31 @@ type Config struct {
 	// Host and Port to listen on (default 127.0.0.1:3307). Port 0 picks a free port.
 	Host string
 	Port int
+	// Embedded listens on no port: only in-process connections (OpenDB)
+	// reach the server (lakesql sql / shell / load).
+	Embedded bool
 	// ReadOnly rejects every statement that would write.
 	ReadOnly bool
-	// LogLevel for GMS's logrus output (default warn).
-	LogLevel logrus.Level
 	// Security: accounts, TLS and server files (security.go).
 	Security SecurityConfig
+	// SlowQuery, when positive, logs every statement that takes at least
+	// this long (one slog warning with the statement, duration, rows and
+	// pruning figures: ops_handler.go).
+	SlowQuery time.Duration
+	// TableDefaults are table options every new table gets when its
+	// CREATE TABLE does not set the key.
+	TableDefaults map[string]string
+	// ManifestCacheEntries bounds the process-wide decoded-manifest cache
+	// (records); 0 keeps the default, negative disables the cache.
+	ManifestCacheEntries int
+	// QueryMemoryLimit is the default per-statement memory limit in bytes
+	// (the global lakesql_query_memory_limit; 0: none).
+	QueryMemoryLimit int64
+	// MaxExecutionTime is the default of the global max_execution_time (0:
+	// none).
+	MaxExecutionTime time.Duration
+	// CompactionWorkers is the number of background compaction workers.
+	CompactionWorkers int
 }
 
 // Server is a running lakesql MySQL-protocol server.
@@ -44,8 +65,10 @@ type Server struct {
 	engine   *sqle.Engine
 	srv      *server.Server
 	sec      security
+	listener *connListener   // TCP and in-process connections (internal_conn.go)
 	sessions sessionRegistry // connection id → session (protocol.go)
 	drain    drain           // running statements, for Shutdown (shutdown.go)
+	started  atomic.Bool     // Start has begun accepting (health.go)
 }
 
 // New opens the warehouse (creating it with a `default` database on first
@@ -57,10 +80,10 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if cfg.Host == "" {
 		cfg.Host = "127.0.0.1"
 	}
-	if cfg.LogLevel == 0 {
-		cfg.LogLevel = logrus.WarnLevel
+	routeLogrus() // GMS's logrus into slog (logging.go)
+	if cfg.ManifestCacheEntries != 0 {
+		snapshot.SetManifestCacheEntries(max(cfg.ManifestCacheEntries, 0))
 	}
-	logrus.SetLevel(cfg.LogLevel)
 	if err := sql.SystemVariables.AssignValues(map[string]any{"version_comment": Version, "max_allowed_packet": defaultMaxAllowedPacket}); err != nil {
 		return nil, fmt.Errorf("sqlengine: set version_comment: %w", err)
 	}
@@ -68,7 +91,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sqlengine: open warehouse %s: %w", cfg.Warehouse, err)
 	}
-	pro, err := provider.New(ctx, st, provider.Options{ReadOnly: cfg.ReadOnly})
+	pro, err := provider.New(ctx, st, provider.Options{ReadOnly: cfg.ReadOnly, TableDefaults: cfg.TableDefaults})
 	if err != nil {
 		st.Close()
 		return nil, err
@@ -86,13 +109,24 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		st.Close()
 		return nil, err
 	}
-	// Handlers, outermost first: panic guard (builtins_handler.go), protocol
+	var tcp net.Listener
+	if !cfg.Embedded {
+		if tcp, err = net.Listen("tcp", scfg.Address); err != nil {
+			st.Close()
+			return nil, fmt.Errorf("sqlengine: listen on %s: %w", scfg.Address, err)
+		}
+	}
+	s.listener = newConnListener(tcp)
+	scfg.Listener = s.listener
+	// Handlers, outermost first: metrics and the slow-query log
+	// (ops_handler.go), panic guard (builtins_handler.go), protocol
 	// status and query front (protocol.go), access (security.go), DDL/MERGE
 	// fronts (ddl_handler.go), GMS.
-	srv, err := server.NewServerWithHandler(scfg, engine, sql.NewContext, s.sessionBuilder, nil, wrapBuiltins(s.wrapProtocol))
+	srv, err := server.NewServerWithHandler(scfg, engine, sql.NewContext, s.sessionBuilder, nil, s.wrapOps(wrapBuiltins(s.wrapProtocol)))
 	if err != nil {
+		s.listener.Close()
 		st.Close()
-		return nil, fmt.Errorf("sqlengine: listen on %s: %w", scfg.Address, err)
+		return nil, fmt.Errorf("sqlengine: server on %s: %w", scfg.Address, err)
 	}
 	s.srv = srv
 	return s, nil
@@ -123,7 +157,10 @@ func NewEngine(pro *provider.Provider, readOnly bool, pre ...analyzer.Rule) *sql
 func (s *Server) Addr() string { return s.srv.Listener.Addr().String() }
 
 // Start serves connections until Close. It blocks.
-func (s *Server) Start() error { return s.srv.Start() }
+func (s *Server) Start() error {
+	s.started.Store(true)
+	return s.srv.Start()
+}
 
 // Close stops the server and releases the warehouse.
 func (s *Server) Close() error {

@@ -146,7 +146,7 @@ type server struct {
 	done chan error
 }
 
-var listenRE = regexp.MustCompile(`lakesql: serving warehouse (\S+) on (\S+)`)
+var listenRE = regexp.MustCompile(`msg=serving warehouse=(\S+) mysql=(\S+)`)
 
 func startServe(t *testing.T, dir string, args ...string) (*server, string) {
 	t.Helper()
@@ -224,7 +224,7 @@ func TestCLIDefaultWarehouse(t *testing.T) {
 	if wh != want {
 		t.Errorf("start-up log shows warehouse %s, want the absolute path %s", wh, want)
 	}
-	if !strings.Contains(s.logText(), "created warehouse "+want) {
+	if !strings.Contains(s.logText(), `msg="created warehouse (it did not exist)" path=`+want) {
 		t.Errorf("no log line about creating the warehouse:\n%s", s.logText())
 	}
 	if st, err := os.Stat(want); err != nil || !st.IsDir() {
@@ -305,7 +305,7 @@ func TestCLIGracefulShutdown(t *testing.T) {
 	if el := time.Since(start); el > 20*time.Second {
 		t.Errorf("shutdown took %s", el)
 	}
-	if !strings.Contains(s.logText(), "lakesql: stopped") {
+	if !strings.Contains(s.logText(), "msg=stopped statements_finished=") {
 		t.Errorf("no stop message:\n%s", s.logText())
 	}
 	// The INSERT committed: a new server sees the row.

@@ -3,6 +3,10 @@
 //	lakesql serve [--warehouse PATH-OR-URL] [--create] [--host H] [--port P] [--read-only] [--shutdown-timeout D] [security flags]
 //	lakesql inspect TABLE-PATH-OR-URL [--snapshot N] [--branch NAME]
 //	lakesql user add NAME --password PASSWORD [--admin] [--warehouse …]
+//	lakesql sql [--warehouse …] -e "STATEMENTS" [--format table|csv|json]
+//	lakesql shell [--warehouse …]
+//	lakesql load FILE INTO [DB.]TABLE [--warehouse …] [--format csv|tsv] [--header]
+//	lakesql version
 //
 // Exit status: 0 on success (and for --help, and after a graceful shutdown
 // on SIGINT/SIGTERM), 1 on an error, 2 on a wrong command line.
@@ -34,6 +38,14 @@ func main() {
 		err = inspect.Run(ctx, os.Stdout, os.Args[2:])
 	case "user":
 		err = user(ctx, os.Stdout, os.Args[2:])
+	case "sql":
+		err = sqlCmd(ctx, os.Stdin, os.Stdout, os.Stderr, os.Args[2:])
+	case "shell":
+		err = shellCmd(ctx, os.Stdin, os.Stdout, os.Stderr, os.Args[2:])
+	case "load":
+		err = loadCmd(ctx, os.Stdout, os.Stderr, os.Args[2:])
+	case "version", "--version":
+		err = version(os.Stdout, os.Args[2:])
 	case "-h", "--help", "help":
 		usage()
 		return
@@ -56,5 +68,5 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprint(os.Stderr, "usage:\n  "+serveUsage[len("usage: "):]+"\n  "+inspect.Usage[len("usage: "):]+"\n  "+userUsage+"\n")
+	fmt.Fprint(os.Stderr, "usage:\n  "+serveUsage[len("usage: "):]+"\n  "+inspect.Usage[len("usage: "):]+"\n  "+userUsage+"\n  "+sqlUsage[len("usage: "):]+"\n  "+shellUsage[len("usage: "):]+"\n  "+loadUsage[len("usage: "):]+"\n  lakesql version\n")
 }

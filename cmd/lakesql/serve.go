@@ -6,45 +6,54 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/lakesql/lakesql/sqlengine"
+	"github.com/lakesql/lakesql/sqlengine/config"
+	"github.com/lakesql/lakesql/sqlengine/observe"
 )
 
-// defaultWarehouse is created on first start without --create, so the
-// README's first command works on a fresh clone; any other missing local
-// path needs --create, so a mistyped path is not silently made.
-const defaultWarehouse = "./warehouse"
-
-const serveUsage = "usage: lakesql serve [--warehouse PATH-OR-URL] [--create] [--host 127.0.0.1] [--port 3307] [--read-only] [--shutdown-timeout 30s]"
+const serveUsage = "usage: lakesql serve [--config FILE] [--warehouse PATH-OR-URL] [--create] [--host 127.0.0.1] [--port 3307] [--read-only] [--metrics-addr H:P] [--flight-addr H:P] [--print-config] [more settings: --help]"
 
 func serve(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	var cfg sqlengine.Config
-	fs.StringVar(&cfg.Warehouse, "warehouse", defaultWarehouse, "warehouse path or URL (file://, s3://, mem://)")
-	create := fs.Bool("create", false, "create the warehouse folder when it does not exist")
-	fs.StringVar(&cfg.Host, "host", "127.0.0.1", "address to listen on")
-	fs.IntVar(&cfg.Port, "port", 3307, "port to listen on")
-	fs.BoolVar(&cfg.ReadOnly, "read-only", false, "reject statements that write")
-	securityFlags(fs, &cfg.Security) // user.go
-	grace := fs.Duration("shutdown-timeout", 30*time.Second, "on SIGINT/SIGTERM, how long running statements may take to finish")
-	if err := parseFlags(fs, args, stdout, serveUsage); err != nil {
-		return err
-	}
-	if err := prepareWarehouse(&cfg, *create, stderr); err != nil {
-		return err
-	}
-	srv, err := sqlengine.New(ctx, cfg)
+	printConfig := fs.Bool("print-config", false, "print the effective configuration as a TOML config file (each value's source in a comment) and exit")
+	c, err := loadConfig(fs, args, stdout, serveUsage)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "lakesql: serving warehouse %s on %s\n", cfg.Warehouse, srv.Addr())
+	if *printConfig {
+		return c.Print(stdout)
+	}
+	if err := setupLogging(c, stderr); err != nil {
+		return err
+	}
+	created, err := c.PrepareWarehouse()
+	if err != nil {
+		return err
+	}
+	if created {
+		slog.Info("created warehouse (it did not exist)", "path", c.Warehouse)
+	}
+	srv, err := sqlengine.New(ctx, c.Engine())
+	if err != nil {
+		return err
+	}
+	slog.Info("serving", "warehouse", c.Warehouse, "mysql", srv.Addr())
 	for _, n := range srv.SecurityNotes() {
-		fmt.Fprintf(stderr, "lakesql: %s\n", n)
+		slog.Info(n)
+	}
+	if c.MetricsAddr != "" {
+		hs, err := observe.Listen(c.MetricsAddr, srv.Ready)
+		if err != nil {
+			srv.Close()
+			return err
+		}
+		defer hs.Close()
+		slog.Info("metrics endpoint", "addr", hs.Addr(), "paths", "/metrics /healthz /readyz")
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Start() }()
@@ -54,14 +63,48 @@ func serve(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		return err
 	case <-ctx.Done():
 	}
-	fmt.Fprintf(stderr, "lakesql: shutting down: no new connections; waiting up to %s for running statements\n", *grace)
-	sctx, cancel := context.WithTimeout(context.Background(), *grace)
+	grace := time.Duration(c.ShutdownTimeout)
+	slog.Info("shutting down: no new connections; waiting for running statements", "timeout", grace)
+	sctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
 	running, err := srv.Shutdown(sctx)
 	if err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}
-	fmt.Fprintf(stderr, "lakesql: stopped (%d statements were running at the signal and finished)\n", running)
+	slog.Info("stopped", "statements_finished", running)
+	return nil
+}
+
+// loadConfig reads a command's configuration (sqlengine/config: flags >
+// LAKESQL_* > config file > defaults) with the settings names as flags
+// (all when none), rejecting positional arguments; --help prints the usage
+// and flags to stdout and returns errHelp.
+func loadConfig(fs *flag.FlagSet, args []string, stdout io.Writer, usage string, names ...string) (*config.Config, error) {
+	c, err := config.Load(fs, args, os.LookupEnv, names...)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			printUsage(stdout, fs, usage)
+			return nil, errHelp
+		}
+		var fe *config.FlagError
+		if !errors.As(err, &fe) {
+			return nil, err // a bad config file, environment variable or value: exit 1
+		}
+		return nil, usageError{fmt.Errorf("%s: %w\n%s", fs.Name(), err, usage)}
+	}
+	if fs.NArg() > 0 {
+		return nil, usageError{fmt.Errorf("%s: unexpected argument %q (flags are written --name value)\n%s", fs.Name(), fs.Arg(0), usage)}
+	}
+	return c, nil
+}
+
+// setupLogging installs the process's slog logger (log-format, log-level).
+func setupLogging(c *config.Config, stderr io.Writer) error {
+	l, err := observe.NewLogger(stderr, c.LogFormat, c.LogLevel)
+	if err != nil {
+		return err
+	}
+	slog.SetDefault(l)
 	return nil
 }
 
@@ -84,7 +127,7 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer, usage string)
 
 func printUsage(w io.Writer, fs *flag.FlagSet, usage string) {
 	fmt.Fprintln(w, usage)
-	fmt.Fprintln(w, "flags:")
+	fmt.Fprintln(w, "flags (each also a LAKESQL_* environment variable and a config-file key):")
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 	fs.SetOutput(io.Discard)
@@ -97,34 +140,3 @@ var errHelp = errors.New("help printed")
 type usageError struct{ error }
 
 func (e usageError) Unwrap() error { return e.error }
-
-// prepareWarehouse makes a local warehouse path absolute and checks that it
-// exists, creating it with --create (or when it is the default path).
-func prepareWarehouse(cfg *sqlengine.Config, create bool, log io.Writer) error {
-	loc := cfg.Warehouse
-	if strings.Contains(loc, "://") && !strings.HasPrefix(loc, "file://") {
-		return nil // object stores have no folders to create
-	}
-	p := strings.TrimPrefix(loc, "file://")
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return fmt.Errorf("warehouse %s: %w", loc, err)
-	}
-	cfg.Warehouse = abs
-	st, err := os.Stat(abs)
-	switch {
-	case err == nil && !st.IsDir():
-		return fmt.Errorf("warehouse %s is not a directory", abs)
-	case err == nil:
-		return nil
-	case !errors.Is(err, os.ErrNotExist):
-		return fmt.Errorf("warehouse %s: %w", abs, err)
-	case !create && loc != defaultWarehouse:
-		return fmt.Errorf("warehouse %s does not exist; pass --create to create it", abs)
-	}
-	if err := os.MkdirAll(abs, 0o755); err != nil {
-		return fmt.Errorf("create warehouse %s: %w", abs, err)
-	}
-	fmt.Fprintf(log, "lakesql: created warehouse %s (it did not exist)\n", abs)
-	return nil
-}

@@ -11,19 +11,8 @@ import (
 
 	"strings"
 
-	"github.com/lakesql/lakesql/sqlengine"
 	"github.com/lakesql/lakesql/sqlengine/access"
 )
-
-// securityFlags are serve's account, TLS and file flags.
-func securityFlags(fs *flag.FlagSet, sc *sqlengine.SecurityConfig) {
-	fs.StringVar(&sc.UsersFile, "users-file", "", "keep the accounts in this local file instead of <warehouse>/"+access.UsersDir)
-	fs.StringVar(&sc.TLSCert, "tls-cert", "", "TLS certificate (PEM); with --tls-key enables TLS")
-	fs.StringVar(&sc.TLSKey, "tls-key", "", "TLS private key (PEM)")
-	fs.BoolVar(&sc.RequireSecureTransport, "require-secure-transport", false, "refuse connections without TLS")
-	fs.StringVar(&sc.SecureFilePriv, "secure-file-priv", "", "the only directory LOAD DATA INFILE, SELECT … INTO OUTFILE and LOAD_FILE may use (default: disabled)")
-	fs.BoolVar(&sc.LocalInfile, "local-infile", false, "allow LOAD DATA LOCAL INFILE")
-}
 
 // user runs `lakesql user add`.
 func user(ctx context.Context, out io.Writer, args []string) error {

@@ -61,6 +61,11 @@ func FuzzDecode(f *testing.F) {
 			if _, err := c.DecodeSerialized(data); err != nil && !errors.Is(err, binaryrow.ErrCorrupt) {
 				t.Fatalf("DecodeSerialized: %v is not ErrCorrupt", err)
 			}
+			if vals, arity, err := binaryrow.DecodeSerializedPrefix(fuzzTypeSets[i], data); err != nil && !errors.Is(err, binaryrow.ErrCorrupt) {
+				t.Fatalf("DecodeSerializedPrefix: %v is not ErrCorrupt", err)
+			} else if err == nil && (len(vals) != len(fuzzTypeSets[i]) || arity > len(vals)) {
+				t.Fatalf("DecodeSerializedPrefix: %d values of arity %d for %d types", len(vals), arity, len(fuzzTypeSets[i]))
+			}
 			row, err := c.Decode(data)
 			if err != nil {
 				if !errors.Is(err, binaryrow.ErrCorrupt) {

@@ -71,3 +71,27 @@ func EncodeSerialized(types []schema.DataType, row []any) ([]byte, error) {
 // EmptySerialized is the Avro form of the empty row (arity 0), used by
 // unpartitioned tables and empty statistics.
 var EmptySerialized = []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+
+// DecodeSerializedPrefix decodes the Avro form of a BinaryRow whose arity
+// may be smaller than len(types) (statistics of an older or "none" stats
+// mode, keys of another schema): the fields past its arity are NULL. It
+// also returns the row's arity. A larger arity is corrupt.
+func DecodeSerializedPrefix(types []schema.DataType, data []byte) (vals []any, arity int, err error) {
+	arity, row, err := SplitSerialized(data)
+	if err != nil {
+		return nil, 0, err
+	}
+	if arity > len(types) {
+		return nil, 0, corrupt("serialized row of arity %d, expected at most %d", arity, len(types))
+	}
+	out := make([]any, len(types))
+	if arity == 0 {
+		return out, 0, nil
+	}
+	got, err := Decode(types[:arity], row)
+	if err != nil {
+		return nil, 0, err
+	}
+	copy(out, got)
+	return out, arity, nil
+}

@@ -39,6 +39,9 @@ const (
 	SetOption
 	RemoveOption
 	UpdateComment
+	// RescaleBucket sets 'bucket' to Value: only CALL sys.rescale uses it,
+	// which rewrites the data with the new bucket count.
+	RescaleBucket
 )
 
 // immutableOptions cannot change after creation (CoreOptions' immutable
@@ -234,7 +237,7 @@ func applyChange(ts *TableSchema, c SchemaChange) error {
 			return err
 		}
 		ts.Fields = slices.Insert(ts.Fields, pos, f)
-	case SetOption, RemoveOption:
+	case SetOption, RemoveOption, RescaleBucket:
 		return applyOption(ts, c)
 	case UpdateComment:
 		if c.Comment != nil && *c.Comment == "" {
@@ -265,20 +268,20 @@ func position(ts *TableSchema, c SchemaChange) (int, error) {
 func applyOption(ts *TableSchema, c SchemaChange) error {
 	k := strings.TrimSpace(c.Key)
 	old, had := ts.Options[k]
-	if c.Kind == SetOption && had && old == c.Value {
+	if c.Kind != RemoveOption && had && old == c.Value {
 		return nil
 	}
 	if c.Kind == RemoveOption && !had {
 		return nil
 	}
 	switch {
-	case k == OptBucket:
+	case k == OptBucket && c.Kind != RescaleBucket:
 		return changeErr(ErrUnsupportedChange, "cannot change 'bucket' with ALTER TABLE: changing the bucket count rewrites every file; rescale is a procedure (CALL sys.rescale), not a schema change")
 	case immutableOptions[k]:
 		return changeErr(ErrUnsupportedChange, "cannot change option '%s' of an existing table", k)
 	}
 	opts := ts.Options.Clone()
-	if c.Kind == SetOption {
+	if c.Kind != RemoveOption {
 		opts[k] = c.Value
 	} else {
 		delete(opts, k)

@@ -25,6 +25,7 @@ func (s *TableSchema) CheckOptions() error {
 	if _, err := o.Core(); err != nil {
 		errs = append(errs, wrapValueErr(err))
 	}
+	errs = append(errs, o.checkMaintenance()...) // options_maintenance.go
 	bad := func(key, why string) {
 		errs = append(errs, &optionValueError{key: key, value: o[key], why: why})
 	}

@@ -37,6 +37,22 @@ func (s *blobStorage) URL() string {
 	return u
 }
 
+// read and written count bytes in the backend's storage metrics.
+func (s *blobStorage) read(n int) {
+	r, _ := backendCounters(s.scheme())
+	r.Add(uint64(n))
+}
+
+func (s *blobStorage) written(n int) {
+	_, w := backendCounters(s.scheme())
+	w.Add(uint64(n))
+}
+
+func (s *blobStorage) scheme() string {
+	sc, _, _ := strings.Cut(s.base, "://")
+	return sc
+}
+
 func (s *blobStorage) Close() error {
 	if !s.closeBucket {
 		return nil
@@ -122,6 +138,7 @@ func (f *blobFile) ReadAt(p []byte, off int64) (int, error) {
 		return 0, f.s.blobErr("read", f.key, err)
 	}
 	n, err := io.ReadFull(r, p[:want])
+	f.s.read(n)
 	if cerr := r.Close(); err == nil {
 		err = cerr
 	}
@@ -146,6 +163,7 @@ func (s *blobStorage) ReadAll(ctx context.Context, p string) ([]byte, error) {
 	if err != nil {
 		return nil, s.blobErr("read", key, err)
 	}
+	s.read(len(b))
 	return b, nil
 }
 
@@ -176,6 +194,7 @@ type blobWriter struct {
 
 func (w *blobWriter) Write(p []byte) (int, error) {
 	n, err := w.w.Write(p)
+	w.s.written(n)
 	if err != nil {
 		return n, w.s.blobErr(w.op, w.key, err)
 	}
@@ -197,6 +216,7 @@ func (s *blobStorage) WriteAll(ctx context.Context, p string, data []byte) error
 	if err := s.b.WriteAll(ctx, key, data, writerOptions(false)); err != nil {
 		return s.blobErr("write", key, err)
 	}
+	s.written(len(data))
 	return nil
 }
 
@@ -208,6 +228,7 @@ func (s *blobStorage) CreateIfNotExists(ctx context.Context, p string, data []by
 	if err := s.b.WriteAll(ctx, key, data, writerOptions(true)); err != nil {
 		return s.blobErr(opCreateIfNotExists, key, err)
 	}
+	s.written(len(data))
 	return nil
 }
 

@@ -146,9 +146,13 @@ type localFile struct {
 	size int64
 }
 
-func (f *localFile) ReadAt(p []byte, off int64) (int, error) { return f.f.ReadAt(p, off) }
-func (f *localFile) Size() int64                             { return f.size }
-func (f *localFile) Close() error                            { return f.f.Close() }
+func (f *localFile) ReadAt(p []byte, off int64) (int, error) {
+	n, err := f.f.ReadAt(p, off)
+	localRead.Add(uint64(n))
+	return n, err
+}
+func (f *localFile) Size() int64  { return f.size }
+func (f *localFile) Close() error { return f.f.Close() }
 
 func (s *localStorage) ReadAll(ctx context.Context, p string) ([]byte, error) {
 	name, err := s.osPath("read", p)
@@ -165,6 +169,7 @@ func (s *localStorage) ReadAll(ctx context.Context, p string) ([]byte, error) {
 	if err != nil {
 		return nil, localErr("read", name, err)
 	}
+	localRead.Add(uint64(len(b)))
 	return b, nil
 }
 
@@ -247,6 +252,7 @@ func (w *localWriter) Write(p []byte) (int, error) {
 		return 0, fmt.Errorf("storage: write %s: %w", w.name, os.ErrClosed)
 	}
 	n, err := w.f.Write(p)
+	localWritten.Add(uint64(n))
 	if err != nil {
 		return n, localErr("write", w.name, err)
 	}
@@ -314,7 +320,8 @@ func (s *localStorage) CreateIfNotExists(ctx context.Context, p string, data []b
 	}
 	tmp := f.Name()
 	defer os.Remove(tmp) // after a successful link the target keeps the inode
-	_, err = f.Write(data)
+	n, err := f.Write(data)
+	localWritten.Add(uint64(n))
 	if err == nil {
 		err = s.sync(f)
 	}

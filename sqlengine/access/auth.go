@@ -6,13 +6,13 @@ import (
 	"crypto/subtle"
 	"crypto/x509"
 	"encoding/json"
+	"log/slog"
 	"net"
 	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/mysql_db"
 	"github.com/dolthub/vitess/go/mysql"
-	"github.com/sirupsen/logrus"
 )
 
 // ERSecureTransportRequired is MySQL's 3159.
@@ -63,7 +63,7 @@ func (a *AuthServer) DefaultAuthMethodDescription() mysql.AuthMethodDescription 
 // lookup refreshes the accounts and finds the one user@host logs in as.
 func (a *AuthServer) lookup(user string, addr net.Addr) (*mysql_db.User, string) {
 	if err := a.users.Refresh(context.Background(), 0); err != nil {
-		logrus.Warnf("lakesql: reloading the accounts from %s: %v (using the ones loaded before)", a.users.store, err)
+		slog.Warn("reloading the accounts failed; using the ones loaded before", "store", a.users.store.String(), "err", err)
 	}
 	host := hostOf(addr)
 	db := a.users.db
@@ -77,9 +77,25 @@ func (a *AuthServer) lookup(user string, addr net.Addr) (*mysql_db.User, string)
 	return &cp, host
 }
 
+// internalLogin logs an in-process connection in as the account its
+// address names (InternalAddr): the server authenticated the user already.
+func (a *AuthServer) internalLogin(ia InternalAddr, user string) (mysql.Getter, error) {
+	if user != ia.User {
+		return nil, accessDenied(user, ia.Host, false)
+	}
+	u, host := a.lookup(ia.User, ia)
+	if u == nil || u.Locked {
+		return nil, accessDenied(user, host, false)
+	}
+	return sql.MysqlConnectionUser{User: u.User, Host: u.Host}, nil
+}
+
 func hostOf(addr net.Addr) string {
 	if addr == nil {
 		return ""
+	}
+	if ia, ok := addr.(InternalAddr); ok {
+		return ia.Host
 	}
 	if addr.Network() == "unix" {
 		return "localhost"
@@ -110,10 +126,16 @@ type method struct {
 }
 
 func (m *method) HandleUser(c *mysql.Conn, user string) bool {
+	if _, ok := c.RemoteAddr().(InternalAddr); ok {
+		return m.Name() == mysql.MysqlNativePassword // no password is exchanged
+	}
 	return validator{m.a, m.Name()}.HandleUser(user, c.RemoteAddr())
 }
 
 func (m *method) HandleAuthPluginData(c *mysql.Conn, user string, serverData, clientData []byte, addr net.Addr) (mysql.Getter, error) {
+	if ia, ok := addr.(InternalAddr); ok {
+		return m.a.internalLogin(ia, user)
+	}
 	tls := c.TLSEnabled() || c.IsUnixSocket()
 	if m.a.RequireSecureTransport && !tls {
 		return nil, mysql.NewSQLError(ERSecureTransportRequired, "HY000",
@@ -129,7 +151,7 @@ func (m *method) HandleAuthPluginData(c *mysql.Conn, user string, serverData, cl
 	}
 	if !tls {
 		if u, _ := m.a.lookup(cu.User, addr); u != nil && RequiresSSL(u) {
-			logrus.Infof("lakesql: '%s'@'%s' refused: the account REQUIRE SSL and the connection has no TLS", cu.User, cu.Host)
+			slog.Info("login refused: the account REQUIRE SSL and the connection has no TLS", "user", cu.User, "host", cu.Host)
 			return nil, accessDenied(user, hostOf(addr), true)
 		}
 	}

@@ -1,0 +1,203 @@
+package kv
+
+import (
+	"github.com/lakesql/lakesql/internal/schema"
+)
+
+// PendingWrites are the records one transaction buffered for one table
+// until its commit, in write order, with an index by primary key and the
+// keys whose new values the transaction computed from what it read (the
+// conflict predicate of its commit). The running statement's records can
+// be dropped (a failed statement) without touching the completed ones.
+//
+// Keys are AppendKey encodings of the primary key fields (of every field
+// for append tables, which have no key index). Records hold whole rows of
+// the table schema in the schema value model; their Seq is their position.
+//
+// A PendingWrites is not safe for concurrent use: the owner (a session's
+// transaction) serializes access. Records is a snapshot: records appended
+// later do not change the slice it returned.
+type PendingWrites struct {
+	sch    *schema.TableSchema
+	keyIdx []int
+	pk     bool
+	recs   []KeyValue
+	byKey  map[string][]int32
+	stmt   int // first record of the running statement
+	read   map[string]struct{}
+	buf    []byte
+
+	factory *MergeFunctionFactory
+	reducer *ReducerMergeFunction
+}
+
+// NewPendingWrites returns an empty buffer for a table of schema sch.
+func NewPendingWrites(sch *schema.TableSchema) *PendingWrites {
+	p := &PendingWrites{sch: sch, keyIdx: KeyIndexes(sch), pk: len(sch.PrimaryKeys) > 0, read: map[string]struct{}{}}
+	if p.pk {
+		p.byKey = map[string][]int32{}
+	}
+	return p
+}
+
+// KeyIndexes are the field indexes of the primary key (partition keys
+// included), or of every field for append tables.
+func KeyIndexes(sch *schema.TableSchema) []int {
+	if len(sch.PrimaryKeys) == 0 {
+		out := make([]int, len(sch.Fields))
+		for i := range out {
+			out[i] = i
+		}
+		return out
+	}
+	out := make([]int, len(sch.PrimaryKeys))
+	for i, k := range sch.PrimaryKeys {
+		out[i] = sch.FieldIndex(k)
+	}
+	return out
+}
+
+// Schema is the table schema the records follow.
+func (p *PendingWrites) Schema() *schema.TableSchema { return p.sch }
+
+// KeyIndexes are the field indexes the keys are built from.
+func (p *PendingWrites) KeyIndexes() []int { return p.keyIdx }
+
+// Len is the number of buffered records (completed statements and the
+// running one).
+func (p *PendingWrites) Len() int { return len(p.recs) }
+
+// Records returns the buffered records in write order. The caller must not
+// modify them.
+func (p *PendingWrites) Records() []KeyValue { return p.recs[:len(p.recs):len(p.recs)] }
+
+// key encodes row's key into the scratch buffer.
+func (p *PendingWrites) key(row []any) []byte {
+	p.buf = AppendKey(p.buf[:0], row, p.keyIdx)
+	return p.buf
+}
+
+// Add buffers one record of the running statement; readKey marks its key
+// as read by the transaction (UPDATE, DELETE, the lookup of INSERT IGNORE
+// and ON DUPLICATE KEY UPDATE).
+func (p *PendingWrites) Add(kind RowKind, row []any, readKey bool) {
+	i := int32(len(p.recs))
+	p.recs = append(p.recs, KeyValue{Kind: kind, Value: row, Seq: SeqNum(i), Level: -1})
+	if !p.pk && !readKey {
+		return
+	}
+	k := p.key(row)
+	if p.pk {
+		if ix, ok := p.byKey[string(k)]; ok {
+			p.byKey[string(k)] = append(ix, i)
+		} else {
+			p.byKey[string(k)] = []int32{i}
+		}
+	}
+	if readKey {
+		if _, ok := p.read[string(k)]; !ok {
+			p.read[string(k)] = struct{}{}
+		}
+	}
+}
+
+// StatementDone makes the running statement's records part of the
+// transaction.
+func (p *PendingWrites) StatementDone() { p.stmt = len(p.recs) }
+
+// DiscardStatement drops the running statement's records (its read keys
+// stay: the conflict check stays conservative).
+func (p *PendingWrites) DiscardStatement() {
+	if p.stmt == len(p.recs) {
+		return
+	}
+	if p.pk {
+		for _, r := range p.recs[p.stmt:] {
+			k := p.key(r.Value)
+			ix := p.byKey[string(k)]
+			for len(ix) > 0 && int(ix[len(ix)-1]) >= p.stmt {
+				ix = ix[:len(ix)-1]
+			}
+			if len(ix) == 0 {
+				delete(p.byKey, string(k))
+			} else {
+				p.byKey[string(k)] = ix
+			}
+		}
+	}
+	clear(p.recs[p.stmt:])
+	p.recs = p.recs[:p.stmt]
+}
+
+// ReadKeys reports whether the transaction read any key; ReadKey whether it
+// read the key encoded as key (AppendKey over KeyIndexes).
+func (p *PendingWrites) ReadKeys() bool { return len(p.read) > 0 }
+
+// ReadKey reports whether the transaction read the encoded key.
+func (p *PendingWrites) ReadKey(key []byte) bool {
+	_, ok := p.read[string(key)]
+	return ok
+}
+
+// OfKey returns the buffered records of row's primary key, oldest first
+// (nil for append tables).
+func (p *PendingWrites) OfKey(row []any) []KeyValue {
+	if !p.pk {
+		return nil
+	}
+	ix := p.byKey[string(p.key(row))]
+	if len(ix) == 0 {
+		return nil
+	}
+	out := make([]KeyValue, len(ix))
+	for j, i := range ix {
+		out[j] = p.recs[i]
+	}
+	return out
+}
+
+// Merge folds a committed row (or nil) and records of its key, oldest
+// first, through the table's merge function (reducer semantics, as the
+// write buffer merges): the row the key has after them, or ok false when
+// it has none (deleted).
+func (p *PendingWrites) Merge(base []any, recs []KeyValue) (row []any, ok bool, err error) {
+	if p.reducer == nil {
+		if p.factory, err = NewMergeFunctionFactory(p.sch.Options, p.sch.Fields, p.sch.PrimaryKeys); err != nil {
+			return nil, false, err
+		}
+		p.reducer = NewReducer(p.factory.New())
+	}
+	return mergePending(p.reducer, base, recs)
+}
+
+// NewMerger returns a merge of committed rows with pending records that is
+// independent of p (for a reader running beside the transaction).
+func (p *PendingWrites) NewMerger() (func(base []any, recs []KeyValue) ([]any, bool, error), error) {
+	f, err := NewMergeFunctionFactory(p.sch.Options, p.sch.Fields, p.sch.PrimaryKeys)
+	if err != nil {
+		return nil, err
+	}
+	r := NewReducer(f.New())
+	return func(base []any, recs []KeyValue) ([]any, bool, error) { return mergePending(r, base, recs) }, nil
+}
+
+func mergePending(mf *ReducerMergeFunction, base []any, recs []KeyValue) ([]any, bool, error) {
+	mf.Reset()
+	seq := SeqNum(0)
+	if base != nil {
+		if err := mf.Add(KeyValue{Kind: Insert, Value: base, Seq: seq, Level: 1}); err != nil {
+			return nil, false, err
+		}
+	}
+	for _, r := range recs {
+		seq++
+		if err := mf.Add(KeyValue{Kind: r.Kind, Value: r.Value, Seq: seq, Level: -1}); err != nil {
+			return nil, false, err
+		}
+	}
+	res, ok, err := mf.Result()
+	if err != nil || !ok || !res.Kind.IsAdd() {
+		return nil, false, err
+	}
+	return append([]any(nil), res.Value...), true, nil
+}

@@ -1,0 +1,164 @@
+package kv_test
+
+import (
+	"bytes"
+	"math/big"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/lakesql/lakesql/internal/kv"
+	"github.com/lakesql/lakesql/internal/schema"
+)
+
+// TestAppendKeyEqualExactlyWhenValuesEqual: over random values of every
+// key type, two encodings are equal exactly when schema.Compare says the
+// values are equal (a Decimal held as a big.Int that fits an int64 encodes
+// like the compact one).
+func TestAppendKeyEqualExactlyWhenValuesEqual(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	types := []schema.DataType{
+		schema.AtomicType(schema.TypeBoolean), schema.AtomicType(schema.TypeTinyInt), schema.AtomicType(schema.TypeInt),
+		schema.AtomicType(schema.TypeBigInt), schema.AtomicType(schema.TypeDouble), schema.StringType(), schema.BytesType(),
+		schema.DecimalType(10, 2), schema.DecimalType(38, 0), schema.AtomicType(schema.TypeDate), schema.TimestampType(9),
+	}
+	gen := func(t *schema.DataType) any {
+		if rng.IntN(6) == 0 {
+			return nil
+		}
+		n := rng.Int64N(5) - 2
+		switch t.Root {
+		case schema.TypeBoolean:
+			return n > 0
+		case schema.TypeTinyInt:
+			return int8(n)
+		case schema.TypeInt:
+			return int32(n)
+		case schema.TypeBigInt:
+			return n
+		case schema.TypeDouble:
+			return float64(n) / 2
+		case schema.TypeVarChar:
+			return string(rune('a' + n + 2))
+		case schema.TypeVarBinary:
+			return []byte{byte(n)}
+		case schema.TypeDecimal:
+			if t.Precision > 18 {
+				if rng.IntN(2) == 0 {
+					return schema.Decimal{Big: new(big.Int).Lsh(big.NewInt(n), 70), Scale: 0}
+				}
+				return schema.Decimal{Big: big.NewInt(n), Scale: 0}
+			}
+			return schema.Decimal{Compact: n, Scale: int32(t.Scale)}
+		case schema.TypeDate:
+			return schema.Date(n)
+		case schema.TypeTimestamp:
+			return schema.Timestamp{Millis: n, NanoOfMilli: int32(rng.IntN(2))}
+		}
+		return nil
+	}
+	for range 5000 {
+		ty := &types[rng.IntN(len(types))]
+		a, b := []any{gen(ty)}, []any{gen(ty)}
+		equal := (a[0] == nil) == (b[0] == nil) && (a[0] == nil || schema.Compare(ty, a[0], b[0]) == 0)
+		ka, kb := kv.AppendKey(nil, a, []int{0}), kv.AppendKey(nil, b, []int{0})
+		if bytes.Equal(ka, kb) != equal {
+			t.Fatalf("%s: %v vs %v: encodings equal %v, values equal %v", ty, a[0], b[0], bytes.Equal(ka, kb), equal)
+		}
+	}
+	// Field boundaries are unambiguous.
+	if bytes.Equal(kv.AppendKey(nil, []any{"ab", "c"}, []int{0, 1}), kv.AppendKey(nil, []any{"a", "bc"}, []int{0, 1})) {
+		t.Error("('ab','c') and ('a','bc') encode alike")
+	}
+}
+
+// TestPendingWritesModel runs random statements of adds, completed or
+// discarded, against a model: OfKey, Records and ReadKey agree with it.
+func TestPendingWritesModel(t *testing.T) {
+	sch := &schema.TableSchema{
+		Fields: []schema.DataField{
+			{ID: 0, Name: "k", Type: schema.AtomicType(schema.TypeInt).WithNullable(false)},
+			{ID: 1, Name: "v", Type: schema.AtomicType(schema.TypeInt)},
+		},
+		PrimaryKeys: []string{"k"},
+		Options:     schema.Options{"bucket": "1"},
+	}
+	type rec struct {
+		kind kv.RowKind
+		k, v int32
+	}
+	for seed := range uint64(20) {
+		rng := rand.New(rand.NewPCG(seed, 1))
+		p := kv.NewPendingWrites(sch)
+		var model []rec
+		read := map[int32]bool{}
+		for range 30 {
+			start := len(model)
+			for range rng.IntN(5) {
+				r := rec{kind: []kv.RowKind{kv.Insert, kv.UpdateAfter, kv.Delete}[rng.IntN(3)], k: rng.Int32N(6), v: rng.Int32N(100)}
+				readKey := rng.IntN(3) == 0
+				p.Add(r.kind, []any{r.k, r.v}, readKey)
+				model = append(model, r)
+				if readKey {
+					read[r.k] = true
+				}
+			}
+			if rng.IntN(3) == 0 {
+				p.DiscardStatement()
+				model = model[:start]
+			} else {
+				p.StatementDone()
+			}
+		}
+		if p.Len() != len(model) {
+			t.Fatalf("seed %d: %d records, model %d", seed, p.Len(), len(model))
+		}
+		for i, r := range p.Records() {
+			if r.Kind != model[i].kind || r.Value[0] != model[i].k || r.Value[1] != model[i].v {
+				t.Fatalf("seed %d: record %d = %v %v, model %+v", seed, i, r.Kind, r.Value, model[i])
+			}
+		}
+		for k := range int32(6) {
+			var want []int32
+			for _, r := range model {
+				if r.k == k {
+					want = append(want, r.v)
+				}
+			}
+			var got []int32
+			for _, r := range p.OfKey([]any{k, nil}) {
+				got = append(got, r.Value[1].(int32))
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("seed %d: OfKey(%d) = %v, model %v", seed, k, got, want)
+			}
+			if got := p.ReadKey(kv.AppendKey(nil, []any{k}, []int{0})); got != read[k] {
+				t.Fatalf("seed %d: ReadKey(%d) = %v, model %v", seed, k, got, read[k])
+			}
+		}
+	}
+}
+
+// TestPendingWritesMerge: the merge folds a committed row with the records
+// of its key through the table's merge engine.
+func TestPendingWritesMerge(t *testing.T) {
+	sch := &schema.TableSchema{
+		Fields: []schema.DataField{
+			{ID: 0, Name: "k", Type: schema.AtomicType(schema.TypeInt).WithNullable(false)},
+			{ID: 1, Name: "a", Type: schema.AtomicType(schema.TypeInt)},
+			{ID: 2, Name: "b", Type: schema.AtomicType(schema.TypeInt)},
+		},
+		PrimaryKeys: []string{"k"},
+		Options:     schema.Options{"bucket": "1", "merge-engine": "partial-update", "partial-update.remove-record-on-delete": "true"},
+	}
+	p := kv.NewPendingWrites(sch)
+	p.Add(kv.Insert, []any{int32(1), nil, int32(20)}, false)
+	row, ok, err := p.Merge([]any{int32(1), int32(1), int32(2)}, p.OfKey([]any{int32(1)}))
+	if err != nil || !ok || row[1] != int32(1) || row[2] != int32(20) {
+		t.Errorf("partial update over a committed row: %v %v %v", row, ok, err)
+	}
+	p.Add(kv.Delete, []any{int32(1), nil, nil}, true)
+	if row, ok, err := p.Merge([]any{int32(1), int32(1), int32(2)}, p.OfKey([]any{int32(1)})); err != nil || ok {
+		t.Errorf("after a delete: %v %v %v", row, ok, err)
+	}
+}

@@ -1,0 +1,149 @@
+package lsmread
+
+import (
+	"context"
+	"errors"
+	"io"
+	"runtime"
+	"sync"
+)
+
+// ParallelRows reads the splits of one plan with up to GOMAXPROCS worker
+// goroutines and hands their rows to one consumer. Rows of one split stay
+// together and in order; splits interleave. Each row passes through the
+// caller's convert in the worker that read it (converting values for the
+// consumer in parallel), and then belongs to the consumer.
+//
+// The workers belong to the ParallelRows: Close (or the context ending)
+// stops them and waits for them; the first error stops every worker and is
+// returned by Next.
+type ParallelRows struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	rows   chan [][]any
+	errc   chan error
+	wg     sync.WaitGroup
+	batch  [][]any
+	i      int
+	err    error
+}
+
+// parallelBatch is how many rows a worker hands over at once.
+const parallelBatch = 256
+
+// ReadParallel starts reading splits (of the reader's plan) in parallel.
+// convert, when not nil, is called in the worker on every row and may
+// rewrite its values in place.
+func (r *Reader) ReadParallel(ctx context.Context, splits []*DataSplit, convert func(row []any) error) *ParallelRows {
+	cctx, cancel := context.WithCancel(ctx)
+	it := &ParallelRows{ctx: cctx, cancel: cancel, rows: make(chan [][]any, 4), errc: make(chan error, 1)}
+	work := make(chan *DataSplit)
+	n := min(runtime.GOMAXPROCS(0), max(len(splits), 1))
+	for w := 0; w < n; w++ {
+		it.wg.Add(1)
+		go func() {
+			defer it.wg.Done()
+			for s := range work {
+				if err := it.readSplit(r, s, convert); err != nil {
+					select {
+					case it.errc <- err:
+					default:
+					}
+					cancel()
+					return
+				}
+			}
+		}()
+	}
+	go func() {
+		defer close(work)
+		for _, s := range splits {
+			select {
+			case work <- s:
+			case <-cctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		it.wg.Wait()
+		close(it.rows)
+	}()
+	return it
+}
+
+func (it *ParallelRows) readSplit(r *Reader, s *DataSplit, convert func([]any) error) error {
+	ri, err := r.Read(it.ctx, s)
+	if err != nil {
+		return err
+	}
+	defer ri.Close()
+	batch := make([][]any, 0, parallelBatch)
+	flush := func() bool {
+		if len(batch) == 0 {
+			return true
+		}
+		select {
+		case it.rows <- batch:
+			batch = make([][]any, 0, parallelBatch)
+			return true
+		case <-it.ctx.Done():
+			return false
+		}
+	}
+	for {
+		row, err := ri.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if convert != nil {
+			if err := convert(row); err != nil {
+				return err
+			}
+		}
+		batch = append(batch, row)
+		if len(batch) == parallelBatch && !flush() {
+			return nil
+		}
+	}
+	flush()
+	return ri.Close()
+}
+
+// Next returns the next row, io.EOF after the last one, or the first error
+// of any worker (or of the context).
+func (it *ParallelRows) Next() ([]any, error) {
+	for it.i >= len(it.batch) {
+		b, ok := <-it.rows
+		if !ok {
+			select {
+			case err := <-it.errc:
+				it.err = err
+			default:
+			}
+			if it.err != nil {
+				return nil, it.err
+			}
+			if err := it.ctx.Err(); err != nil {
+				return nil, err
+			}
+			return nil, io.EOF
+		}
+		it.batch, it.i = b, 0
+	}
+	row := it.batch[it.i]
+	it.i++
+	return row, nil
+}
+
+// Close stops the workers and waits for them.
+func (it *ParallelRows) Close() error {
+	it.cancel()
+	for range it.rows {
+	}
+	it.wg.Wait()
+	return nil
+}

@@ -1,0 +1,185 @@
+package lsmread
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/lakesql/lakesql/internal/kv"
+)
+
+// ReadPending reads the table as a transaction sees it: the rows of spec's
+// snapshot merged with the transaction's pending records (read-your-writes).
+// The committed rows are planned without spec's filter and projection (a
+// pending record can change whether a committed row matches), merged key by
+// key with the pending records through the table's merge function, then
+// filtered by spec.Filter (only True passes) and projected to
+// spec.Projection. Keys that only the pending records hold follow the
+// committed rows, in the order the transaction first wrote them; for
+// append tables the pending rows follow the committed ones.
+//
+// It streams: memory is bounded by the pending records, not by the table.
+// The records present when ReadPending is called are read; later ones are
+// not. The returned plan is the committed read's (its Snapshot is the
+// snapshot read).
+func (t *Table) ReadPending(ctx context.Context, spec ScanSpec, pending *kv.PendingWrites) (RowIterator, *Plan, error) {
+	full := spec
+	full.Filter, full.Projection = nil, nil
+	p, err := t.Plan(ctx, full)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := p.NewReader()
+	if err != nil {
+		return nil, nil, err
+	}
+	it := &pendingIterator{ctx: ctx, r: r, splits: p.Splits, filter: spec.Filter, keyIdx: pending.KeyIndexes()}
+	if spec.Projection != nil {
+		proj, err := p.Schema.ProjectedFields(spec.Projection)
+		if err != nil {
+			return nil, nil, err
+		}
+		it.proj = make([]int, 0, len(proj)) // non-nil: project, maybe to no column
+		for _, f := range proj {
+			it.proj = append(it.proj, p.Schema.FieldIndex(f.Name))
+		}
+	}
+	recs := pending.Records()
+	if len(pending.Schema().PrimaryKeys) == 0 {
+		it.tail = append([]kv.KeyValue(nil), recs...) // the records buffered now
+		return it, p, nil
+	}
+	if it.merge, err = pending.NewMerger(); err != nil {
+		return nil, nil, err
+	}
+	it.byKey = make(map[string][]kv.KeyValue)
+	var key []byte
+	for _, rec := range recs {
+		key = kv.AppendKey(key[:0], rec.Value, it.keyIdx)
+		rs, ok := it.byKey[string(key)]
+		if !ok {
+			it.order = append(it.order, string(key))
+		}
+		it.byKey[string(key)] = append(rs, rec)
+	}
+	return it, p, nil
+}
+
+// pendingIterator streams the committed rows merged with pending records.
+type pendingIterator struct {
+	ctx    context.Context
+	r      *Reader
+	splits []*DataSplit
+	filter Predicate
+	proj   []int // nil: every field
+	keyIdx []int
+
+	merge func(base []any, recs []kv.KeyValue) ([]any, bool, error)
+	byKey map[string][]kv.KeyValue // pending records of keys not met yet
+	order []string                 // pending keys, first write first
+	tail  []kv.KeyValue            // append tables: pending rows
+
+	cur  RowIterator
+	next int // next split
+	done bool
+	key  []byte
+}
+
+// Next implements RowIterator.
+func (it *pendingIterator) Next() ([]any, error) {
+	for {
+		row, err := it.nextMerged()
+		if err != nil {
+			return nil, err
+		}
+		if it.filter != nil && Test(it.filter, func(f int) (any, bool) { return row[f], true }) != True {
+			continue
+		}
+		if it.proj == nil {
+			return row, nil
+		}
+		out := make([]any, len(it.proj))
+		for i, j := range it.proj {
+			out[i] = row[j]
+		}
+		return out, nil
+	}
+}
+
+// nextMerged returns the next whole row before filtering.
+func (it *pendingIterator) nextMerged() ([]any, error) {
+	for !it.done {
+		if it.cur == nil {
+			if it.next == len(it.splits) {
+				it.done = true
+				break
+			}
+			cur, err := it.r.Read(it.ctx, it.splits[it.next])
+			if err != nil {
+				return nil, err
+			}
+			it.cur, it.next = cur, it.next+1
+		}
+		row, err := it.cur.Next()
+		if errors.Is(err, io.EOF) {
+			err = it.cur.Close()
+			it.cur = nil
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if it.byKey == nil {
+			return row, nil
+		}
+		it.key = kv.AppendKey(it.key[:0], row, it.keyIdx)
+		recs, ok := it.byKey[string(it.key)]
+		if !ok {
+			return row, nil
+		}
+		delete(it.byKey, string(it.key))
+		merged, ok, err := it.merge(row, recs)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return merged, nil
+		}
+	}
+	// Keys only the transaction holds (or append-table rows).
+	for len(it.order) > 0 {
+		k := it.order[0]
+		it.order = it.order[1:]
+		recs, ok := it.byKey[k]
+		if !ok {
+			continue
+		}
+		delete(it.byKey, k)
+		merged, ok, err := it.merge(nil, recs)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return merged, nil
+		}
+	}
+	if len(it.tail) > 0 {
+		row := it.tail[0].Value
+		it.tail = it.tail[1:]
+		return row, nil
+	}
+	return nil, io.EOF
+}
+
+// Close implements RowIterator.
+func (it *pendingIterator) Close() error {
+	if it.cur != nil {
+		err := it.cur.Close()
+		it.cur = nil
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,185 @@
+package lsmread_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/lakesql/lakesql/internal/kv"
+	"github.com/lakesql/lakesql/internal/schema"
+	"github.com/lakesql/lakesql/internal/storage"
+	"github.com/lakesql/lakesql/lsmread"
+	"github.com/lakesql/lakesql/lsmwrite"
+	"github.com/lakesql/lakesql/snapshot"
+)
+
+// pendingTable writes a deduplicate table (k INT key, v INT) with the
+// committed rows and returns it.
+func pendingTable(t *testing.T, ctx context.Context, pk bool, committed map[int32]int32) (*lsmread.Table, *schema.TableSchema) {
+	t.Helper()
+	st, err := storage.Open(ctx, "mem://")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := &schema.TableSchema{
+		Version: schema.SchemaVersionCurrent,
+		Fields: []schema.DataField{
+			{ID: 0, Name: "k", Type: schema.AtomicType(schema.TypeInt).WithNullable(!pk)},
+			{ID: 1, Name: "v", Type: schema.AtomicType(schema.TypeInt)},
+		},
+		HighestFieldID: 1,
+		Options:        map[string]string{"bucket": "2"},
+	}
+	if pk {
+		ts.PrimaryKeys = []string{"k"}
+	} else {
+		ts.Options = map[string]string{"bucket": "-1"}
+	}
+	if err := snapshot.NewSchemaManager(st, "main").Commit(ctx, ts); err != nil {
+		t.Fatal(err)
+	}
+	w, err := lsmwrite.NewTableWrite(ctx, st, ts, nil, lsmwrite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range committed {
+		if err := w.Write(ctx, kv.Insert, []any{k, v}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := w.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return lsmread.OpenTable(st, ""), ts
+}
+
+func drain(t *testing.T, it lsmread.RowIterator) []string {
+	t.Helper()
+	var out []string
+	for {
+		row, err := it.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, fmt.Sprint(row))
+	}
+	if err := it.Close(); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestReadPendingModel: a primary-key table read with random pending
+// upserts and deletes returns what a model of the transaction holds, with
+// and without a filter and a projection; records added after ReadPending
+// are not seen.
+func TestReadPendingModel(t *testing.T) {
+	ctx := context.Background()
+	for seed := range uint64(8) {
+		rng := rand.New(rand.NewPCG(seed, 3))
+		committed := map[int32]int32{}
+		for range rng.IntN(40) {
+			committed[rng.Int32N(50)] = rng.Int32N(100)
+		}
+		tbl, ts := pendingTable(t, ctx, true, committed)
+		model := maps(committed)
+		p := kv.NewPendingWrites(ts)
+		for range rng.IntN(60) {
+			k := rng.Int32N(60)
+			if rng.IntN(4) == 0 {
+				p.Add(kv.Delete, []any{k, nil}, true)
+				delete(model, k)
+			} else {
+				v := rng.Int32N(100)
+				p.Add(kv.Insert, []any{k, v}, false)
+				model[k] = v
+			}
+		}
+		p.StatementDone()
+		var want, wantFiltered, wantProjected []string
+		for k, v := range model {
+			want = append(want, fmt.Sprint([]any{k, v}))
+			if v >= 50 {
+				wantFiltered = append(wantFiltered, fmt.Sprint([]any{v}))
+			}
+			wantProjected = append(wantProjected, fmt.Sprint([]any{v}))
+		}
+		slices.Sort(want)
+		slices.Sort(wantFiltered)
+		slices.Sort(wantProjected)
+
+		it, plan, err := tbl.ReadPending(ctx, lsmread.ScanSpec{}, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plan.Snapshot == nil || plan.Snapshot.ID != 1 {
+			t.Fatalf("seed %d: the plan read snapshot %v, want 1", seed, plan.Snapshot)
+		}
+		p.Add(kv.Insert, []any{int32(999), int32(1)}, false) // after the read began: not seen
+		if got := drain(t, it); !slices.Equal(got, want) {
+			t.Errorf("seed %d: rows\n got %v\nwant %v", seed, got, want)
+		}
+		p.DiscardStatement() // drops the record added after the read began
+		ge := lsmread.Leaf{Field: 1, Name: "v", Type: ts.Fields[1].Type, Op: lsmread.OpGtEq, Literals: []any{int32(50)}}
+		it, _, err = tbl.ReadPending(ctx, lsmread.ScanSpec{Filter: ge, Projection: []string{"v"}}, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := drain(t, it); !slices.Equal(got, wantFiltered) {
+			t.Errorf("seed %d: v >= 50\n got %v\nwant %v", seed, got, wantFiltered)
+		}
+		it, _, err = tbl.ReadPending(ctx, lsmread.ScanSpec{Projection: []string{"v"}}, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := drain(t, it); !slices.Equal(got, wantProjected) {
+			t.Errorf("seed %d: projected\n got %v\nwant %v", seed, got, wantProjected)
+		}
+		// LookupKey sees the committed table only.
+		for k := range int32(50) {
+			found, _, err := tbl.LookupKey(ctx, ts, []any{k, nil})
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, ok := committed[k]
+			if ok != (found != nil) || ok && found[1] != v {
+				t.Fatalf("seed %d: LookupKey(%d) = %v, committed %v %v", seed, k, found, v, ok)
+			}
+		}
+	}
+}
+
+// TestReadPendingAppend: an append table's pending rows follow its
+// committed rows.
+func TestReadPendingAppend(t *testing.T) {
+	ctx := context.Background()
+	tbl, ts := pendingTable(t, ctx, false, map[int32]int32{1: 10, 2: 20})
+	p := kv.NewPendingWrites(ts)
+	p.Add(kv.Insert, []any{int32(1), int32(10)}, false)
+	p.Add(kv.Insert, []any{nil, int32(30)}, false)
+	it, _, err := tbl.ReadPending(ctx, lsmread.ScanSpec{}, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"[1 10]", "[1 10]", "[2 20]", "[<nil> 30]"}
+	slices.Sort(want)
+	if got := drain(t, it); !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+func maps(m map[int32]int32) map[int32]int32 {
+	out := make(map[int32]int32, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}

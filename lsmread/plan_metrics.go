@@ -1,0 +1,43 @@
+package lsmread
+
+import (
+	"github.com/lakesql/lakesql/internal/metrics"
+	"github.com/lakesql/lakesql/snapshot/manifest"
+)
+
+// observeSortedRuns records the sorted runs of every merged bucket of a plan
+// that reads the whole current table (no filter, bucket or partition
+// restriction, no time travel), so the figures describe the table's LSM
+// state rather than one query's pruning: each level-0 file is a run, and
+// each non-empty level above it one more (Java: Levels.numberOfSortedRuns).
+func (p *Plan) observeSortedRuns() {
+	s := &p.Spec
+	if s.Filter != nil || s.Bucket != nil || len(s.PartitionSpecs) > 0 || s.Delta != nil || s.ReadOptimized || s.TimeTravel.count() > 0 {
+		return
+	}
+	most := int64(0)
+	for _, split := range p.Splits {
+		if split.Mode != ReadMerge {
+			continue
+		}
+		runs := sortedRuns(split.Files)
+		metrics.SortedRunsPerBucket.Observe(float64(runs))
+		most = max(most, int64(runs))
+	}
+	metrics.SortedRunsMax.With(metrics.TableLabel(p.Table.Storage().URL())).Set(most)
+}
+
+// sortedRuns counts the sorted runs of one bucket's files.
+func sortedRuns(files []manifest.DataFileMeta) int {
+	n := 0
+	levels := map[manifest.Level]bool{}
+	for i := range files {
+		if l := files[i].Level; l == 0 {
+			n++
+		} else if !levels[l] {
+			levels[l] = true
+			n++
+		}
+	}
+	return n
+}

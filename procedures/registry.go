@@ -1,0 +1,12 @@
+package procedures
+
+// Default is the registry of every procedure lakesql offers (one file per
+// procedure in this package).
+func Default() *Registry {
+	return NewRegistry(
+		CreateTag, DeleteTag, RenameTag,
+		ExpireSnapshots, RemoveOrphanFiles,
+		RollbackTo, Rollback,
+		CreateBranch, DeleteBranch, FastForward,
+	)
+}

@@ -1,0 +1,275 @@
+package sqlengine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/sqltypes"
+	querypb "github.com/dolthub/vitess/go/vt/proto/query"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+
+	"github.com/lakesql/lakesql/internal/schema"
+	"github.com/lakesql/lakesql/procedures"
+	"github.com/lakesql/lakesql/provider"
+	"github.com/lakesql/lakesql/snapshot"
+)
+
+// callHandler is the CALL front: it runs `CALL [catalog.]sys.<proc>(…)`,
+// Paimon's maintenance procedures (package procedures), and hands every
+// other statement — CALL of a stored procedure included — to the wrapped
+// handler. A call
+//
+//   - is refused on a --read-only server (1290) and in a READ ONLY
+//     transaction or session (1792);
+//   - needs EXECUTE on the table's database (else 1370) and the table
+//     privileges its procedure declares (else 1142);
+//   - commits an open transaction first, as DDL does: procedures change
+//     snapshots, tags and branches outside transactions;
+//   - answers with one result set saying what it did.
+//
+// Unknown procedures are 1305, a wrong number of arguments 1318, an unknown
+// or repeated argument 1210, a bad value 1231; the connection survives.
+type callHandler struct {
+	mysql.Handler
+	s     *Server
+	procs *procedures.Registry
+}
+
+// wrapCalls puts the CALL front in front of h.
+func (s *Server) wrapCalls(h mysql.Handler) mysql.Handler {
+	return &callHandler{Handler: h, s: s, procs: procedures.Default()}
+}
+
+func (h *callHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
+	if done, err := h.tryCall(ctx, c, query, callback, false); done {
+		return err
+	}
+	return h.Handler.ComQuery(ctx, c, query, callback)
+}
+
+func (h *callHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
+	first, rest, err := sqlparser.SplitStatement(query)
+	if err == nil {
+		if done, err := h.tryCall(ctx, c, first, callback, strings.TrimSpace(rest) != ""); done {
+			return rest, err
+		}
+	}
+	return h.Handler.ComMultiQuery(ctx, c, query, callback)
+}
+
+func (h *callHandler) tryCall(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn, more bool) (done bool, err error) {
+	if !startsWithWords(query, "CALL") {
+		return false, nil
+	}
+	stmt, ok, perr := parseCall(query)
+	if !ok {
+		return false, nil
+	}
+	if perr != nil {
+		return true, mysql.NewSQLError(mysql.ERParseError, mysql.SSClientError, "lakesql: %v", perr)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			done, err = true, mysql.NewSQLError(mysql.ERUnknownError, mysql.SSUnknownSQLState, "lakesql: internal error executing %q: %v", query, r)
+		}
+	}()
+	res, err := h.execCall(ctx, c, query, stmt)
+	if err != nil {
+		return true, callErr(stmt, err)
+	}
+	return true, callback(res, more)
+}
+
+func (h *callHandler) execCall(ctx context.Context, c *mysql.Conn, query string, stmt *callStmt) (*sqltypes.Result, error) {
+	proc, err := h.procs.Lookup(stmt.proc)
+	if err != nil {
+		return nil, err
+	}
+	args, err := proc.Bind(stmt.args)
+	if err != nil {
+		return nil, err
+	}
+	if h.s.cfg.ReadOnly {
+		return nil, writeError(sql.ErrReadOnly.New())
+	}
+	sctx, err := h.s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
+	if err != nil {
+		return nil, err
+	}
+	if cur := sctx.GetTransaction(); (cur != nil && cur.IsReadOnly()) || sessionReadOnly(sctx) {
+		return nil, sql.ErrReadOnlyTransaction.New()
+	}
+	table, _ := args.String("table")
+	id, err := procedures.ParseTableIdent(table, sctx.GetCurrentDatabase(), true)
+	if err != nil {
+		return nil, err
+	}
+	if err := h.s.checkCall(sctx, proc, id); err != nil {
+		return nil, err
+	}
+	if err := implicitCommit(sctx); err != nil {
+		return nil, err
+	}
+	env := &procedures.Env{Catalog: procCatalog{h.s}, CurrentDB: sctx.GetCurrentDatabase()}
+	res, err := proc.Run(sctx, env, args)
+	if err != nil {
+		return nil, err
+	}
+	return procResult(res), nil
+}
+
+// checkCall checks EXECUTE on the table's database (1370) and the table
+// privileges the procedure declares (1142).
+func (s *Server) checkCall(ctx *sql.Context, proc *procedures.Procedure, id procedures.TableIdent) error {
+	db := s.sec.users.DB()
+	cl := ctx.Session.Client()
+	if !db.UserHasPrivileges(ctx, sql.NewPrivilegedOperation(sql.PrivilegeCheckSubject{Database: id.DB}, sql.PrivilegeType_Execute)) {
+		return mysql.NewSQLError(1370, "42000", "execute command denied to user '%s'@'%s' for routine '%s'",
+			cl.User, cl.Address, proc.QualifiedName())
+	}
+	for _, p := range proc.Privileges {
+		pt := privilegeType(p)
+		if !db.UserHasPrivileges(ctx, sql.NewPrivilegedOperation(sql.PrivilegeCheckSubject{Database: id.DB, Table: id.Name}, pt)) {
+			return mysql.NewSQLError(1142, "42000", "%s command denied to user '%s'@'%s' for table '%s'",
+				strings.ToUpper(pt.String()), cl.User, cl.Address, id.Name)
+		}
+	}
+	return nil
+}
+
+func privilegeType(p procedures.Privilege) sql.PrivilegeType {
+	switch p {
+	case procedures.PrivSelect:
+		return sql.PrivilegeType_Select
+	case procedures.PrivInsert:
+		return sql.PrivilegeType_Insert
+	case procedures.PrivUpdate:
+		return sql.PrivilegeType_Update
+	case procedures.PrivDelete:
+		return sql.PrivilegeType_Delete
+	}
+	return sql.PrivilegeType_Alter
+}
+
+// procResult is a procedure's result as a MySQL result set.
+func procResult(r *procedures.Result) *sqltypes.Result {
+	cs := uint32(sql.CharacterSet_utf8mb4)
+	out := &sqltypes.Result{}
+	for _, c := range r.Columns {
+		f := &querypb.Field{Name: c.Name}
+		switch c.Type {
+		case procedures.ColInt64:
+			f.Type, f.ColumnLength, f.Charset = querypb.Type_INT64, 20, uint32(sql.Collation_binary)
+		case procedures.ColBool:
+			f.Type, f.ColumnLength, f.Charset = querypb.Type_INT8, 1, uint32(sql.Collation_binary)
+		default:
+			f.Type, f.ColumnLength, f.Charset = querypb.Type_VARCHAR, 1<<16, cs
+		}
+		out.Fields = append(out.Fields, f)
+	}
+	for _, row := range r.Rows {
+		vals := make([]sqltypes.Value, len(row))
+		for i, v := range row {
+			switch x := v.(type) {
+			case nil:
+				vals[i] = sqltypes.NULL
+			case int64:
+				vals[i] = sqltypes.NewInt64(x)
+			case bool:
+				b := int64(0)
+				if x {
+					b = 1
+				}
+				vals[i] = sqltypes.NewInt8(int8(b))
+			case string:
+				vals[i] = sqltypes.MakeTrusted(querypb.Type_VARCHAR, []byte(x))
+			default:
+				vals[i] = sqltypes.MakeTrusted(querypb.Type_VARCHAR, []byte(fmt.Sprint(x)))
+			}
+		}
+		out.Rows = append(out.Rows, vals)
+	}
+	return out
+}
+
+// callErr gives an error of a procedure call MySQL's code: the procedures'
+// argument errors, the snapshot package's not-found and exists errors as
+// wrong arguments (1210), everything else through the DDL front's mapping.
+func callErr(stmt *callStmt, err error) error {
+	var se *mysql.SQLError
+	if errors.As(err, &se) {
+		return se
+	}
+	name := "sys." + stmt.proc
+	msg := err.Error()
+	switch {
+	case errors.Is(err, procedures.ErrUnknownProcedure):
+		return mysql.NewSQLError(1305, "42000", "PROCEDURE %s does not exist", name)
+	case errors.Is(err, procedures.ErrArgumentCount):
+		return mysql.NewSQLError(1318, "42000", "Incorrect number of arguments for PROCEDURE %s: %s", name, trimSentinel(msg))
+	case errors.Is(err, procedures.ErrUnknownArgument):
+		return mysql.NewSQLError(1210, mysql.SSUnknownSQLState, "Incorrect arguments to %s: %s", name, trimSentinel(msg))
+	case errors.Is(err, procedures.ErrBadValue):
+		return mysql.NewSQLError(mysql.ERWrongValueForVar, "42000", "%s: %s", name, trimSentinel(msg))
+	case errors.Is(err, procedures.ErrNoDatabase):
+		return mysql.NewSQLError(mysql.ERNoDb, mysql.SSNoDB, "%s", trimSentinel(msg))
+	case errors.Is(err, procedures.ErrNotSupported):
+		return mysql.NewSQLError(mysql.ERNotSupportedYet, "42000", "lakesql: %s: %s", name, trimSentinel(msg))
+	case errors.Is(err, snapshot.ErrConflict):
+		return mysql.NewSQLError(mysql.ERLockDeadlock, "40001", "%s: %s (retry the call)", name, msg)
+	case errors.Is(err, procedures.ErrInvalidCall), errors.Is(err, snapshot.ErrTagNotFound),
+		errors.Is(err, snapshot.ErrTagExists), errors.Is(err, snapshot.ErrBranchNotFound),
+		errors.Is(err, snapshot.ErrBranchExists), errors.Is(err, snapshot.ErrSnapshotNotFound),
+		errors.Is(err, snapshot.ErrInvalidName), errors.Is(err, snapshot.ErrInvalidConfig):
+		return mysql.NewSQLError(1210, mysql.SSUnknownSQLState, "Incorrect arguments to %s: %s", name, trimSentinel(msg))
+	case sql.ErrReadOnlyTransaction.Is(err), sql.ErrReadOnly.Is(err):
+		return writeError(err)
+	}
+	return sqlError(err)
+}
+
+// trimSentinel drops a leading "package: sentinel: " from a message.
+func trimSentinel(msg string) string {
+	for _, s := range []error{procedures.ErrArgumentCount, procedures.ErrUnknownArgument, procedures.ErrInvalidCall,
+		procedures.ErrNoDatabase, procedures.ErrNotSupported} {
+		if rest, ok := strings.CutPrefix(msg, s.Error()+": "); ok {
+			return rest
+		}
+	}
+	return msg
+}
+
+// procCatalog is the procedures' view of the provider.
+type procCatalog struct{ s *Server }
+
+func (c procCatalog) Table(ctx context.Context, db, name string) (*procedures.TableRef, error) {
+	realDB, real, st, err := c.s.provider.ResolveTable(ctx, db, name)
+	if err != nil {
+		return nil, err
+	}
+	return &procedures.TableRef{DB: realDB, Name: real, Store: st}, nil
+}
+
+func (c procCatalog) SetOptions(ctx context.Context, db, name string, options map[string]string) error {
+	keys := make([]string, 0, len(options))
+	for k := range options {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	changes := make([]provider.SchemaChange, 0, len(keys))
+	for _, k := range keys {
+		kind := provider.SetOption
+		if k == schema.OptBucket {
+			kind = provider.RescaleBucket
+		}
+		changes = append(changes, provider.SchemaChange{Kind: kind, Key: k, Value: options[k]})
+	}
+	return c.s.provider.AlterPaimonTable(ctx, db, name, changes)
+}
+
+func (c procCatalog) Changed(db, name string) { c.s.provider.TableChanged(db, name) }

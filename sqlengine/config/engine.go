@@ -1,0 +1,36 @@
+package config
+
+import (
+	"time"
+
+	"github.com/lakesql/lakesql/sqlengine"
+)
+
+// Engine is the sqlengine configuration of these settings.
+func (c *Config) Engine() sqlengine.Config {
+	s := &c.Settings
+	cache := s.ManifestCacheEntries
+	if cache == 0 {
+		cache = -1 // the setting's 0 is no cache; the engine's 0 is its default
+	}
+	return sqlengine.Config{
+		Warehouse: s.Warehouse,
+		Host:      s.Host,
+		Port:      s.Port,
+		ReadOnly:  s.ReadOnly,
+		Security: sqlengine.SecurityConfig{
+			UsersFile:              s.UsersFile,
+			TLSCert:                s.TLSCert,
+			TLSKey:                 s.TLSKey,
+			RequireSecureTransport: s.RequireSecureTransport,
+			SecureFilePriv:         s.SecureFilePriv,
+			LocalInfile:            s.LocalInfile,
+		},
+		SlowQuery:            time.Duration(s.SlowQueryMs) * time.Millisecond,
+		TableDefaults:        s.TableDefaults,
+		ManifestCacheEntries: cache,
+		QueryMemoryLimit:     int64(s.QueryMemoryLimit),
+		MaxExecutionTime:     time.Duration(s.MaxExecutionTime) * time.Millisecond,
+		CompactionWorkers:    s.CompactionWorkers,
+	}
+}
