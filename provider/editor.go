@@ -47,9 +47,9 @@ type editor struct {
 	// updateBefore: an UPDATE writes the old row as -U before the new
 	// row's +U (writesUpdateBefore).
 	updateBefore bool
-	keyIdx      []int
-	oldKey      []byte
-	newKey      []byte
+	keyIdx       []int
+	oldKey       []byte
+	newKey       []byte
 }
 
 func (t *Table) newEditor(ctx *sql.Context, mode editMode) *editor {
