@@ -48,6 +48,17 @@
 // count, force-up-level-0) to them; PickFullCompaction takes every run to the
 // max level. Rewriting and committing the picked units is not here yet.
 //
+// Transactions (tx_commit.go): CommitTransaction commits one transaction's
+// buffered records (kv.PendingWrites) of one table in the committer's one
+// retry loop (snapshot.Committer.CommitEach). Before every attempt, on the
+// snapshot it builds on, it checks the transaction's conflict predicate
+// (the keys it read since its read base: tx_conflict.go reads the key
+// columns of the files later snapshots wrote, compactions skipped) and,
+// when a commit that was not a compaction landed since the files were
+// written, writes them again on the new base so their sequence numbers
+// follow every committed record. Records of a key separated by a
+// retraction go to separate level-0 files.
+//
 // Concurrency: a TableWrite is not safe for concurrent use. Several
 // TableWrites (in several processes) may write and commit to one table; the
 // committer re-plans lost races. Invariants: every file a TableWrite creates

@@ -29,9 +29,6 @@ type Options struct {
 	// Now is the clock for file creation times and the commit (tests);
 	// time.Now when nil.
 	Now func() time.Time
-	// BeforeCommitAttempt is passed to the committer
-	// (snapshot.CommitOptions.BeforeAttempt): a transaction's conflict check.
-	BeforeCommitAttempt func(ctx context.Context, latest *snapshot.Snapshot) error
 }
 
 // bucketMode is how rows are spread over buckets (Java BucketMode).
@@ -677,7 +674,6 @@ func (w *TableWrite) Commit(ctx context.Context) (*snapshot.Snapshot, error) {
 		_ = w.Abort(ctx)
 		return nil, err
 	}
-	co.BeforeAttempt = w.opts.BeforeCommitAttempt
 	s, err := snapshot.NewCommitter(w.st, co).Commit(ctx, w.sch.ID, ch)
 	if err != nil {
 		if errors.Is(err, snapshot.ErrConflict) {

@@ -228,19 +228,6 @@ func writesUpdateBefore(sch *schema.TableSchema) bool {
 	return false
 }
 
-// foldsRetractions reports whether the table's merge function may meet a
-// retraction and a later record of the same key in one write buffer: a
-// deduplicate table without sequence.field keeps the last record whatever
-// came before, so -U/+U and -D/+I pairs of one transaction share a level-0
-// file (and, with changelog-producer=input, one changelog file, in order).
-func foldsRetractions(sch *schema.TableSchema) bool {
-	core, err := sch.Options.Core()
-	if err != nil {
-		return false
-	}
-	return core.MergeEngine == schema.MergeEngineDeduplicate && len(core.SequenceField) == 0
-}
-
 // Delete implements sql.RowDeleter.
 func (e *editor) Delete(ctx *sql.Context, row sql.Row) error {
 	if e.err != nil {

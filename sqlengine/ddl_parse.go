@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/lakesql/lakesql/provider"
 )
 
 // The DDL front: a small tokenizer and recursive-descent parser for the DDL
@@ -49,112 +51,38 @@ func (t token) String() string {
 	return "'" + t.text + "'"
 }
 
-// tokenize splits a statement into tokens, skipping whitespace and comments.
-// The text of an executable comment /*!…*/ (MySQL's, with an optional
-// version number, which is ignored) is tokenized as statement text, its
-// tokens marked with the comment's number: the MySQL form of SHOW CREATE
-// TABLE keeps the Paimon-only parts in /*!99999 … */, which MySQL skips.
+// tokenize splits a statement into tokens with the shared lexer in the
+// Flink DDL dialect (lex.go, ddlDialect): strings are Flink strings, the
+// text of an executable comment /*!…*/ (MySQL's, with an optional version
+// number, which is ignored) is tokenized as statement text, its tokens
+// marked with the comment's number — the MySQL form of SHOW CREATE TABLE
+// keeps the Paimon-only parts in /*!99999 … */, which MySQL skips.
 func tokenize(s string) ([]token, error) {
-	var out []token
-	i := 0
-	exec, execs, execStart := 0, 0, 0
-	add := func(t token) {
-		t.exec = exec
-		out = append(out, t)
+	toks, err := lexWith(s, ddlDialect)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errDDLSyntax, err)
 	}
-	for i < len(s) {
-		c := s[i]
-		switch {
-		case exec > 0 && c == '*' && i+1 < len(s) && s[i+1] == '/':
-			exec = 0
-			i += 2
-		case exec == 0 && c == '/' && i+2 < len(s) && s[i+1] == '*' && s[i+2] == '!':
-			execs++
-			exec, execStart = execs, i
-			i += 3
-			for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-				i++
+	out := make([]token, len(toks))
+	for i, t := range toks {
+		k := tokSymbol
+		switch t.Kind {
+		case lexEOF:
+			k = tokEOF
+		case lexWord:
+			k = tokIdent
+			if t.text[0] >= '0' && t.text[0] <= '9' {
+				k = tokNumber // 123abc
 			}
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
-			i++
-		case c == '-' && i+1 < len(s) && s[i+1] == '-', c == '#':
-			for i < len(s) && s[i] != '\n' {
-				i++
-			}
-		case c == '/' && i+1 < len(s) && s[i+1] == '*':
-			j := strings.Index(s[i+2:], "*/")
-			if j < 0 {
-				return nil, fmt.Errorf("%w: unterminated comment at position %d", errDDLSyntax, i)
-			}
-			i += j + 4
-		case c == '\'' || c == '"':
-			var b strings.Builder
-			j := i + 1
-			for {
-				if j >= len(s) {
-					return nil, fmt.Errorf("%w: unterminated string at position %d", errDDLSyntax, i)
-				}
-				if s[j] == c {
-					if j+1 < len(s) && s[j+1] == c {
-						b.WriteByte(c)
-						j += 2
-						continue
-					}
-					break
-				}
-				b.WriteByte(s[j])
-				j++
-			}
-			add(token{kind: tokString, text: b.String(), start: i, end: j + 1})
-			i = j + 1
-		case c == '`':
-			var b strings.Builder
-			j := i + 1
-			for {
-				if j >= len(s) {
-					return nil, fmt.Errorf("%w: unterminated identifier at position %d", errDDLSyntax, i)
-				}
-				if s[j] == '`' {
-					if j+1 < len(s) && s[j+1] == '`' {
-						b.WriteByte('`')
-						j += 2
-						continue
-					}
-					break
-				}
-				b.WriteByte(s[j])
-				j++
-			}
-			add(token{kind: tokQuotedIdent, text: b.String(), start: i, end: j + 1})
-			i = j + 1
-		case isIdentByte(c) && !(c >= '0' && c <= '9'):
-			j := i
-			for j < len(s) && isIdentByte(s[j]) {
-				j++
-			}
-			add(token{kind: tokIdent, text: s[i:j], start: i, end: j})
-			i = j
-		case c >= '0' && c <= '9' || (c == '-' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9'):
-			j := i + 1
-			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.') {
-				j++
-			}
-			add(token{kind: tokNumber, text: s[i:j], start: i, end: j})
-			i = j
-		default:
-			add(token{kind: tokSymbol, text: string(c), start: i, end: i + 1})
-			i++
+		case lexQuotedIdent:
+			k = tokQuotedIdent
+		case lexString:
+			k = tokString
+		case lexNumber:
+			k = tokNumber
 		}
+		out[i] = token{kind: k, text: t.Value(), start: t.Start, end: t.End, exec: t.Exec}
 	}
-	if exec > 0 {
-		return nil, fmt.Errorf("%w: unterminated comment at position %d", errDDLSyntax, execStart)
-	}
-	out = append(out, token{kind: tokEOF, start: len(s), end: len(s)})
 	return out, nil
-}
-
-func isIdentByte(c byte) bool {
-	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
 
 // parser is a recursive-descent parser over the tokens of one statement.
@@ -451,7 +379,7 @@ func (p *parser) column() (colDef, error) {
 		case p.acceptKw("NULL"):
 		case p.acceptKw("DEFAULT", "NULL"):
 		case p.atKw("DEFAULT"):
-			return c, fmt.Errorf("%w: column %s: DEFAULT values are not supported; Paimon columns default to NULL", errUnsupported, c.name)
+			return c, provider.Unsupported("column %s: DEFAULT values are not supported; Paimon columns default to NULL", c.name)
 		case p.acceptKw("COMMENT"):
 			s, err := p.str()
 			if err != nil {
@@ -466,7 +394,7 @@ func (p *parser) column() (colDef, error) {
 				return c, err
 			}
 		case p.atKw("AUTO_INCREMENT"):
-			return c, fmt.Errorf("%w: column %s: AUTO_INCREMENT is not supported by Paimon tables", errUnsupported, c.name)
+			return c, provider.Unsupported("column %s: AUTO_INCREMENT is not supported by Paimon tables", c.name)
 		case p.peek().exec > 0 && p.peek().exec != nameExec && p.peek().kind == tokIdent && !c.paimonType:
 			id := p.peek().exec
 			start, end := p.peek().start, p.peek().end
@@ -479,10 +407,6 @@ func (p *parser) column() (colDef, error) {
 		}
 	}
 }
-
-// errUnsupported marks a statement the front parsed but lakesql cannot
-// execute (MySQL 1105 with the message).
-var errUnsupported = errors.New("unsupported")
 
 // createTableStmt is CREATE TABLE.
 type createTableStmt struct {
@@ -558,10 +482,10 @@ func parseDDL(q string) (stmt any, ok bool, err error) {
 			return nil, true, err
 		}
 		if err := p.end(); err != nil {
-			return nil, true, fmt.Errorf("%w: SHOW CREATE PAIMON TABLE takes a table name only (no AS OF)", errUnsupported)
+			return nil, true, provider.Unsupported("SHOW CREATE PAIMON TABLE takes a table name only (no AS OF)")
 		}
 		if strings.Contains(name, "$") {
-			return nil, true, fmt.Errorf("%w: SHOW CREATE PAIMON TABLE %s: system tables and branches have no Paimon DDL; use SHOW CREATE TABLE", errUnsupported, name)
+			return nil, true, provider.Unsupported("SHOW CREATE PAIMON TABLE %s: system tables and branches have no Paimon DDL; use SHOW CREATE TABLE", name)
 		}
 		return &showCreateTableStmt{db: db, name: name, paimon: true}, true, nil
 	}
@@ -708,7 +632,7 @@ func (p *parser) createTable() (*createTableStmt, error) {
 				return nil, err
 			}
 			if !strings.EqualFold(f, "paimon") {
-				return nil, fmt.Errorf("%w: USING %s: lakesql creates Paimon tables only", errUnsupported, f)
+				return nil, provider.Unsupported("USING %s: lakesql creates Paimon tables only", f)
 			}
 			s.flink = true
 		case p.acceptKw("ENGINE"):
@@ -809,7 +733,7 @@ func (p *parser) alterAction(s *alterTableStmt) error {
 	}
 	switch {
 	case p.atKw("ADD", "PRIMARY"), p.atKw("DROP", "PRIMARY"), p.atKw("ADD", "CONSTRAINT"), p.atKw("DROP", "CONSTRAINT"):
-		return fmt.Errorf("%w: changing the primary key of a Paimon table is not supported (its files are sorted and bucketed by the key); create a new table and copy the rows", errUnsupported)
+		return provider.Unsupported("changing the primary key of a Paimon table is not supported (its files are sorted and bucketed by the key); create a new table and copy the rows")
 	case (p.atKw("ADD") || p.atKw("DROP")) && isIndexWord(p.peekAt(1)):
 		return p.errorf("indexes and constraints are not part of a Paimon table")
 	case p.acceptKw("ADD"):
@@ -864,7 +788,7 @@ func (p *parser) alterAction(s *alterTableStmt) error {
 		}
 		s.actions = append(s.actions, alterAction{kind: "RENAME", column: old, newName: n})
 	case p.atKw("RENAME"):
-		return fmt.Errorf("%w: renaming a table is not supported", errUnsupported)
+		return provider.Unsupported("renaming a table is not supported")
 	case p.acceptKw("SET", "TBLPROPERTIES"), p.acceptKw("SET"):
 		props, err := p.props()
 		if err != nil {

@@ -50,95 +50,35 @@ func (t wtok) is(kw string) bool { return t.kind == wIdent && strings.EqualFold(
 
 func (t wtok) sym(s string) bool { return t.kind == wSymbol && t.text == s }
 
-// wLex splits a statement into tokens.
+// wLex splits a statement into tokens with the shared lexer (lex.go,
+// MySQL's dialect).
 func wLex(s string) ([]wtok, error) {
-	var out []wtok
-	i := 0
-	for i < len(s) {
-		c := s[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
-			i++
-		case c == '-' && i+2 < len(s) && s[i+1] == '-' && (s[i+2] == ' ' || s[i+2] == '\t' || s[i+2] == '\n'),
-			c == '-' && i+2 == len(s) && s[i+1] == '-', c == '#':
-			for i < len(s) && s[i] != '\n' {
-				i++
-			}
-		case c == '/' && i+1 < len(s) && s[i+1] == '*':
-			j := strings.Index(s[i+2:], "*/")
-			if j < 0 {
-				return nil, fmt.Errorf("%w: unterminated comment at position %d", errWriteSyntax, i)
-			}
-			i += j + 4
-		case c == '\'' || c == '"' || c == '`':
-			var b strings.Builder
-			j := i + 1
-			for {
-				if j >= len(s) {
-					return nil, fmt.Errorf("%w: unterminated quote at position %d", errWriteSyntax, i)
-				}
-				d := s[j]
-				if d == '\\' && c != '`' && j+1 < len(s) {
-					b.WriteByte(unescapeMySQL(s[j+1]))
-					j += 2
-					continue
-				}
-				if d == c {
-					if j+1 < len(s) && s[j+1] == c {
-						b.WriteByte(c)
-						j += 2
-						continue
-					}
-					break
-				}
-				b.WriteByte(d)
-				j++
-			}
-			k := wString
-			if c == '`' {
-				k = wQuoted
-			}
-			out = append(out, wtok{kind: k, text: b.String(), start: i, end: j + 1})
-			i = j + 1
-		case c >= '0' && c <= '9' || c == '.' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9':
-			j := i + 1
-			for j < len(s) && (isIdentByte(s[j]) || s[j] == '.' ||
-				(s[j] == '+' || s[j] == '-') && (s[j-1] == 'e' || s[j-1] == 'E')) {
-				j++
-			}
-			out = append(out, wtok{kind: wNumber, text: s[i:j], start: i, end: j})
-			i = j
-		case isIdentByte(c):
-			j := i
-			for j < len(s) && isIdentByte(s[j]) {
-				j++
-			}
-			out = append(out, wtok{kind: wIdent, text: s[i:j], start: i, end: j})
-			i = j
-		default:
-			out = append(out, wtok{kind: wSymbol, text: string(c), start: i, end: i + 1})
-			i++
+	toks, err := Lex(s)
+	if err != nil {
+		var le *LexError
+		if errors.As(err, &le) {
+			return nil, fmt.Errorf("%w: %s at position %d", errWriteSyntax, le.Msg, le.Pos)
 		}
+		return nil, fmt.Errorf("%w: %v", errWriteSyntax, err)
 	}
-	return append(out, wtok{kind: wEOF, start: len(s), end: len(s)}), nil
-}
-
-func unescapeMySQL(c byte) byte {
-	switch c {
-	case 'n':
-		return '\n'
-	case 't':
-		return '\t'
-	case 'r':
-		return '\r'
-	case '0':
-		return 0
-	case 'Z':
-		return 26
-	case 'b':
-		return '\b'
+	out := make([]wtok, len(toks))
+	for i, t := range toks {
+		k := wSymbol
+		switch t.Kind {
+		case lexEOF:
+			k = wEOF
+		case lexWord:
+			k = wIdent
+		case lexQuotedIdent:
+			k = wQuoted
+		case lexString:
+			k = wString
+		case lexNumber:
+			k = wNumber
+		}
+		out[i] = wtok{kind: k, text: t.Value(), start: t.Start, end: t.End}
 	}
-	return c
+	return out, nil
 }
 
 // wparser walks the tokens of one statement.
