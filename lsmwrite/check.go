@@ -52,7 +52,7 @@ func CheckWritable(sch *schema.TableSchema) error {
 		add(needsCompaction(schema.OptFullCompactionDeltaCommits, opts[schema.OptFullCompactionDeltaCommits]))
 	}
 	switch core.ChangelogProducer {
-	case schema.ChangelogProducerNone, schema.ChangelogProducerInput:
+	case schema.ChangelogProducerNone, schema.ChangelogProducerInput, schema.ChangelogProducerFullCompaction:
 	default:
 		add(needsCompaction(schema.OptChangelogProducer, string(core.ChangelogProducer)))
 	}

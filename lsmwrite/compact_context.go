@@ -46,6 +46,10 @@ type compactContext struct {
 	partFields []schema.DataField
 	partTypes  []schema.DataType
 
+	// rowDedup compares values for changelog-producer.row-deduplicate
+	// (nil when off).
+	rowDedup func(a, b []any) bool
+
 	numLevels       int
 	picker          CompactionOptions
 	forceRewriteAll bool
@@ -106,6 +110,9 @@ func newCompactContext(tbl *snapshot.Table, sch *schema.TableSchema, options map
 			return nil, err
 		}
 		c.keyCmp = kv.NewKeyComparator(c.keyTypes)
+		if c.rowDedup, err = rowDeduplicate(sch); err != nil {
+			return nil, err
+		}
 		c.keyTypesByID[int64(sch.ID)] = c.keyTypes
 	}
 	c.reader = sortedrun.NewReader(sortedrun.Source{Store: c.st, Schemas: tbl.Schemas()}, sch.Fields, nil, keyIdx, time.UTC)
@@ -314,9 +321,14 @@ func (b *compactBucket) partition(ctx context.Context, files []manifest.DataFile
 }
 
 // newRewriter chooses the rewriter of the table (Java
-// KeyValueFileStoreWrite.createRewriter): the merge-tree rewriter for every
-// table lakesql compacts today. Deletion-vector maintenance and the lookup
-// and full-compaction changelog producers slot in here.
+// KeyValueFileStoreWrite.createRewriter): the full-compaction changelog
+// rewriter for changelog-producer = full-compaction, else the merge-tree
+// rewriter. Deletion-vector maintenance and the lookup changelog producer
+// slot in here.
 func (c *compactContext) newRewriter(b *compactBucket) CompactRewriter {
-	return &mergeTreeRewriter{c: c, b: b}
+	mt := &mergeTreeRewriter{c: c, b: b}
+	if c.core.ChangelogProducer == schema.ChangelogProducerFullCompaction {
+		return &fullChangelogRewriter{mergeTreeRewriter: mt, maxLevel: c.numLevels - 1}
+	}
+	return mt
 }
