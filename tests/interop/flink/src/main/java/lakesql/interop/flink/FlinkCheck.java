@@ -20,13 +20,17 @@ import org.apache.flink.util.CloseableIterator;
  *
  * <pre>
  *   setup --warehouse W          creates shop.orders (the design document's DDL:
- *                                changelog-producer=lookup, deduplicate) and
- *                                shop.orders_rw (changelog-producer=input), INSERTs
- *                                from VALUES, prints a batch SELECT of each
- *   check --warehouse W --from-snapshot N --changes K
- *                                batch SELECT of both tables, then a streaming
- *                                SELECT of orders_rw with scan.mode=from-snapshot
- *                                from snapshot N, printing its first K changes
+ *                                changelog-producer=lookup, deduplicate, no bucket
+ *                                option: dynamic buckets) and shop.orders_rw
+ *                                (changelog-producer=input, 2 buckets), INSERTs
+ *                                from VALUES (and updates a key of orders in a
+ *                                second INSERT), prints a batch SELECT of each
+ *   check --warehouse W --stream TABLE:SNAPSHOT:K [--stream ...]
+ *                                batch SELECT of both tables, then for each
+ *                                --stream a streaming SELECT of TABLE with
+ *                                scan.mode=from-snapshot from SNAPSHOT, printing
+ *                                its first K changes (or what arrived within
+ *                                -Dstream.timeout.ms, 120 s by default)
  * </pre>
  */
 public final class FlinkCheck {
@@ -72,37 +76,60 @@ public final class FlinkCheck {
             batch(t, "orders");
             batch(t, "orders_rw");
         } else if (cmd.equals("check")) {
-            long from = Long.parseLong(flag(args, "--from-snapshot"));
-            int changes = Integer.parseInt(flag(args, "--changes"));
             TableEnvironment t = env(warehouse, false);
             t.executeSql("USE shop");
             batch(t, "orders");
             batch(t, "orders_rw");
             TableEnvironment s = env(warehouse, true);
             s.executeSql("USE shop");
-            TableResult r = s.executeSql("SELECT * FROM orders_rw /*+ OPTIONS('scan.mode' = 'from-snapshot', "
-                    + "'scan.snapshot-id' = '" + from + "') */");
-            List<String> rows = java.util.Collections.synchronizedList(new ArrayList<>());
-            Thread reader = new Thread(() -> {
-                try (CloseableIterator<Row> it = r.collect()) {
-                    while (rows.size() < changes && it.hasNext()) {
-                        rows.add(rowJson(it.next()));
-                    }
-                } catch (Exception e) {
-                    e.printStackTrace();
-                }
-            });
-            reader.setDaemon(true);
-            reader.start();
-            // An unbounded read: print what arrived within the time limit.
-            reader.join(Long.parseLong(System.getProperty("stream.timeout.ms", "120000")));
-            out.println("{\"op\":\"stream\",\"table\":\"shop.orders_rw\",\"from\":" + from + ",\"rows\":["
-                    + String.join(",", rows) + "]}");
+            for (String spec : flags(args, "--stream")) {
+                String[] p = spec.split(":");
+                stream(s, p[0], Long.parseLong(p[1]), Integer.parseInt(p[2]));
+            }
         } else {
             throw new IllegalArgumentException("unknown command " + cmd);
         }
         out.flush();
         System.exit(0);
+    }
+
+    /** Prints the first {@code changes} rows of a streaming read of table from snapshot {@code from}. */
+    static void stream(TableEnvironment s, String table, long from, int changes) throws Exception {
+        TableResult r = s.executeSql("SELECT * FROM " + table + " /*+ OPTIONS('scan.mode' = 'from-snapshot', "
+                + "'scan.snapshot-id' = '" + from + "') */");
+        List<String> rows = java.util.Collections.synchronizedList(new ArrayList<>());
+        CloseableIterator<Row> it = r.collect();
+        Thread reader = new Thread(() -> {
+            try {
+                while (rows.size() < changes && it.hasNext()) {
+                    rows.add(rowJson(it.next()));
+                }
+            } catch (Exception e) {
+                e.printStackTrace();
+            }
+        });
+        reader.setDaemon(true);
+        reader.start();
+        // An unbounded read: print what arrived within the time limit.
+        reader.join(Long.parseLong(System.getProperty("stream.timeout.ms", "120000")));
+        out.println("{\"op\":\"stream\",\"table\":\"shop." + table + "\",\"from\":" + from + ",\"rows\":["
+                + String.join(",", rows) + "]}");
+        out.flush();
+        try {
+            it.close(); // cancels the streaming job
+        } catch (Exception e) {
+            // the job may already be gone
+        }
+    }
+
+    static List<String> flags(String[] args, String name) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i + 1 < args.length; i++) {
+            if (args[i].equals(name)) {
+                out.add(args[i + 1]);
+            }
+        }
+        return out;
     }
 
     static String flag(String[] args, String name) {
