@@ -85,6 +85,8 @@ type Plan struct {
 	Stats    PlanStats
 	// inc is the resolved incremental range (Spec.Incremental).
 	inc *incrementalRange
+	// points are the primary keys the filter pins (point lookups), or nil.
+	points *points
 }
 
 // Plan resolves the snapshot and lists the splits to read.
@@ -129,6 +131,11 @@ func (t *Table) Plan(ctx context.Context, spec ScanSpec) (*Plan, error) {
 	}
 	if snap == nil {
 		return p, nil
+	}
+	if spec.Delta == nil {
+		if rows := pinnedKeys(spec.Filter, sch); rows != nil {
+			p.points = p.newPoints(rows)
+		}
 	}
 	if err := p.planSplits(ctx); err != nil {
 		return nil, err
@@ -353,6 +360,10 @@ func (p *Plan) planSplits(ctx context.Context) error {
 			}
 			if !keep || p.Spec.Bucket != nil && int(e.Bucket) != *p.Spec.Bucket {
 				return false
+			}
+			if !p.points.keepBucket(e.Bucket, e.TotalBuckets) {
+				p.Stats.FilesPruned++
+				return false // no pinned key hashes to this bucket
 			}
 			if changes && e.Kind != manifest.FileKindAdd {
 				return false

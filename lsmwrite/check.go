@@ -42,11 +42,10 @@ func CheckWritable(sch *schema.TableSchema) error {
 	opts := sch.Options
 	pk := sch.IsPrimaryKeyTable()
 
-	if core.DeletionVectorsEnabled {
-		add(needsCompaction(schema.OptDeletionVectorsEnabled, "true"))
-	}
-	if pk && core.MergeEngine == schema.MergeEngineFirstRow {
-		add(needsCompaction(schema.OptMergeEngine, string(core.MergeEngine)))
+	if pk && core.MergeEngine == schema.MergeEngineFirstRow && core.DeletionVectorsEnabled {
+		// Java KeyValueFileStoreWrite refuses it too.
+		add(fmt.Errorf("%w: table option %s=true with merge-engine=first-row: the first-row merge engine does not need deletion vectors (it never deletes old data); Paimon refuses the combination as well",
+			ErrUnsupported, schema.OptDeletionVectorsEnabled))
 	}
 	if core.HasFullCompactionDeltaCommits {
 		add(needsCompaction(schema.OptFullCompactionDeltaCommits, opts[schema.OptFullCompactionDeltaCommits]))

@@ -38,6 +38,12 @@ func TestCheckWritable(t *testing.T) {
 		{"append unaware", testSchema(nil, []string{"p"}, map[string]string{})},
 		{"append fixed", testSchema(nil, nil, map[string]string{"bucket": "2", "bucket-key": "k"})},
 		{"partial-update", testSchema([]string{"k"}, nil, map[string]string{"bucket": "2", "merge-engine": "partial-update"})},
+		{"pk dv", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "deletion-vectors.enabled": "true"})},
+		{"pk dv 64", testSchema([]string{"k"}, nil, map[string]string{"bucket": "2", "deletion-vectors.enabled": "true", "deletion-vectors.bitmap64": "true"})},
+		{"pk dv dynamic", testSchema([]string{"k", "p"}, []string{"p"}, map[string]string{"deletion-vectors.enabled": "true", "merge-engine": "partial-update"})},
+		{"first-row", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "merge-engine": "first-row"})},
+		{"append dv", testSchema(nil, []string{"p"}, map[string]string{"deletion-vectors.enabled": "true"})},
+		{"append bucketed dv", testSchema(nil, nil, map[string]string{"bucket": "2", "bucket-key": "k", "deletion-vectors.enabled": "true"})},
 	}
 	for _, c := range ok {
 		if err := lsmwrite.CheckWritable(c.s); err != nil {
@@ -48,8 +54,7 @@ func TestCheckWritable(t *testing.T) {
 		name, option string
 		s            *schema.TableSchema
 	}{
-		{"dv", "deletion-vectors.enabled", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "deletion-vectors.enabled": "true"})},
-		{"first-row", "merge-engine=first-row", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "merge-engine": "first-row"})},
+		{"first-row dv", "deletion-vectors.enabled", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "merge-engine": "first-row", "deletion-vectors.enabled": "true"})},
 		{"full compaction", "full-compaction.delta-commits", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "full-compaction.delta-commits": "2"})},
 		{"lookup", "changelog-producer=lookup", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "changelog-producer": "lookup"})},
 		{"postpone", "bucket=-2", testSchema([]string{"k"}, nil, map[string]string{"bucket": "-2"})},
@@ -71,7 +76,7 @@ func TestCheckWritable(t *testing.T) {
 		if c.name != "bad stats mode" && !errors.Is(err, lsmwrite.ErrUnsupported) {
 			t.Errorf("%s: not ErrUnsupported: %v", c.name, err)
 		}
-		if strings.Contains(c.option, "compaction") || c.name == "dv" || c.name == "first-row" || c.name == "lookup" || c.name == "postpone" {
+		if strings.Contains(c.option, "compaction") || c.name == "lookup" || c.name == "postpone" {
 			if !strings.Contains(err.Error(), "compaction") {
 				t.Errorf("%s: error does not say compaction is needed: %v", c.name, err)
 			}

@@ -54,6 +54,10 @@ type CompactRequest struct {
 	// PickState, when set, returns the picker state kept for a bucket
 	// between compactions (the automatic compactor keeps one per bucket).
 	PickState func(BucketRef) *PickState
+	// Level0 compacts only the level-0 files of the selected buckets up,
+	// leaving buckets without level-0 files alone: what a write to a table
+	// that needs lookup does before its commit returns (see compactLevel0).
+	Level0 bool
 	// Progress, when set, is called once the buckets are planned (done 0)
 	// and after each bucket.
 	Progress func(done, total int, stats CompactStats)
@@ -129,6 +133,9 @@ func Compact(ctx context.Context, tbl *snapshot.Table, req CompactRequest) (*Com
 	if err != nil {
 		return nil, err
 	}
+	if err := c.loadBaseIndex(ctx, base); err != nil {
+		return nil, err
+	}
 	ch, err := c.compactBuckets(ctx, groups, req, &out.Stats)
 	if err != nil {
 		_ = c.abort(ctx)
@@ -179,7 +186,7 @@ func (c *compactContext) compactBuckets(ctx context.Context, groups []*BucketFil
 		if req.PickState != nil {
 			st = req.PickState(BucketRef{Partition: string(bf.Partition), Bucket: bf.Bucket})
 		}
-		res, err := c.compactBucket(ctx, b, req.Full, st)
+		res, err := c.compactBucket(ctx, b, req.Full, req.Level0, st)
 		if err != nil {
 			return nil, err
 		}
@@ -208,11 +215,37 @@ func (c *compactContext) compactBuckets(ctx context.Context, groups []*BucketFil
 	return ch, nil
 }
 
-// compactBucket picks and runs the compaction of one bucket.
-func (c *compactContext) compactBucket(ctx context.Context, b *compactBucket, full bool, st *PickState) (CompactResult, error) {
+// compactBucket picks and runs the compaction of one bucket; with level0
+// it compacts the bucket's level-0 files up (compactLevel0).
+func (c *compactContext) compactBucket(ctx context.Context, b *compactBucket, full, level0 bool, st *PickState) (CompactResult, error) {
 	if !c.pk {
 		return c.compactAppend(ctx, b, full)
 	}
+	if err := c.restoreDeletionVectors(ctx, b); err != nil {
+		return CompactResult{}, err
+	}
+	var res CompactResult
+	var err error
+	if level0 {
+		res, err = c.compactLevel0(ctx, b, st)
+	} else {
+		res, err = c.pickAndRun(ctx, b, full, st)
+	}
+	if err != nil {
+		return CompactResult{}, err
+	}
+	if b.dvm != nil {
+		changes, err := b.dvm.writeIndex(ctx, c.idx)
+		if err != nil {
+			return CompactResult{}, err
+		}
+		res.IndexChanges = append(res.IndexChanges, changes...)
+	}
+	return res, nil
+}
+
+// pickAndRun picks one unit of the bucket (full or universal) and runs it.
+func (c *compactContext) pickAndRun(ctx context.Context, b *compactBucket, full bool, st *PickState) (CompactResult, error) {
 	levels, err := b.levels(ctx)
 	if err != nil {
 		return CompactResult{}, err
@@ -236,8 +269,19 @@ func (c *compactContext) compactBucket(ctx context.Context, b *compactBucket, fu
 	if !ok {
 		return CompactResult{}, nil
 	}
-	dropDelete := DropDelete(unit, levels.NonEmptyHighestLevel(), false)
-	return b.compactUnit(ctx, c.newRewriter(b), unit, dropDelete)
+	return c.runUnit(ctx, b, levels, unit)
+}
+
+// runUnit rewrites a picked unit of bucket b (whose files are levels) with
+// the table's rewriter (Java MergeTreeCompactManager.submitCompaction).
+func (c *compactContext) runUnit(ctx context.Context, b *compactBucket, levels *Levels, unit CompactUnit) (CompactResult, error) {
+	dropDelete := DropDelete(unit, levels.NonEmptyHighestLevel(), c.lookup.DeletionVector)
+	rw, closeRW := c.newRewriter(b, levels)
+	res, err := b.compactUnit(ctx, rw, unit, dropDelete)
+	if cerr := closeRW(); err == nil && cerr != nil {
+		err = cerr
+	}
+	return res, err
 }
 
 // scanBuckets lists the live files of base by (partition, bucket), keeping

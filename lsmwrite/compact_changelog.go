@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/lakesql/lakesql/internal/kv"
-	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/snapshot/manifest"
 )
 
@@ -106,16 +104,6 @@ func (b *compactBucket) rewriteOrProduceChangelog(ctx context.Context, outputLev
 		res.Changelog = cl.files
 	}
 	return res, nil
-}
-
-func sectionFiles(sections [][]SortedRun) []manifest.DataFileMeta {
-	var out []manifest.DataFileMeta
-	for _, sec := range sections {
-		for _, run := range sec {
-			out = append(out, run.Files...)
-		}
-	}
-	return out
 }
 
 // changelogRecord is a changelog record of kind from rec, with its own copy
@@ -252,44 +240,4 @@ func (m *fullChangelogMerger) drainChangelog() []kv.KeyValue {
 	out := m.changelog
 	m.changelog = m.changelog[:0]
 	return out
-}
-
-// Option keys of changelog row deduplication (Java CoreOptions
-// CHANGELOG_PRODUCER_ROW_DEDUPLICATE, ..._IGNORE_FIELDS).
-const (
-	optChangelogRowDedup             = "changelog-producer.row-deduplicate"
-	optChangelogRowDedupIgnoreFields = "changelog-producer.row-deduplicate-ignore-fields"
-)
-
-// rowDeduplicate returns the value comparison of
-// changelog-producer.row-deduplicate (nil when it is off: every update
-// yields -U/+U), ignoring the fields of
-// changelog-producer.row-deduplicate-ignore-fields.
-func rowDeduplicate(sch *schema.TableSchema) (func(a, b []any) bool, error) {
-	on, err := boolOption(sch.Options, optChangelogRowDedup)
-	if err != nil || !on {
-		return nil, err
-	}
-	ignore := map[string]bool{}
-	for _, f := range strings.Split(sch.Options[optChangelogRowDedupIgnoreFields], ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			ignore[f] = true
-		}
-	}
-	var idx []int
-	for i, f := range sch.Fields {
-		if !ignore[f.Name] {
-			idx = append(idx, i)
-		}
-	}
-	fields := sch.Fields
-	return func(a, b []any) bool {
-		for _, i := range idx {
-			x, y := a[i], b[i]
-			if (x == nil) != (y == nil) || x != nil && !schema.Equal(&fields[i].Type, x, y) {
-				return false
-			}
-		}
-		return true
-	}, nil
 }

@@ -77,6 +77,15 @@ type TableWrite struct {
 	ignoreDelete       bool
 	ignoreUpdateBefore bool
 
+	// lookup is what compaction of the table looks up; writeOnly is
+	// write-only (no compaction by the writer).
+	lookup    LookupStrategy
+	writeOnly bool
+	// dvAppend: an append table with deletion vectors (row-level deletes).
+	dvAppend bool
+	rowEnc   *rowEncoder
+	idx      *indexFiles
+
 	partitions map[string]*partitionState
 	partOrder  []*partitionState
 	bufBytes   int64
@@ -100,6 +109,9 @@ type partitionState struct {
 	baseTotal  map[int32]int32
 	index      *partitionIndex                       // dynamic bucket only
 	oldIndex   map[int32]manifest.IndexManifestEntry // dynamic bucket only
+	// baseFiles are the live files by bucket (append tables with deletion
+	// vectors: the files a delete looks for its rows in).
+	baseFiles map[int32][]manifest.DataFileMeta
 }
 
 // bucketState is the writer of one (partition, bucket).
@@ -111,6 +123,7 @@ type bucketState struct {
 	bytes     int64
 	data      *rollingWriter
 	changelog *rollingWriter // changelog-producer=input
+	deletes   *appendDeletes // rows deleted (append tables with deletion vectors)
 }
 
 // NewTableWrite returns a writer of one transaction on the table rooted at
@@ -185,6 +198,10 @@ func NewTableWrite(ctx context.Context, st storage.Storage, sch *schema.TableSch
 			return nil, fmt.Errorf("lsmwrite: primary key: %w", err)
 		}
 	}
+	if w.writeOnly, err = sch.Options.WriteOnly(); err != nil {
+		return nil, err
+	}
+	w.dvAppend = !pk && core.DeletionVectorsEnabled
 	modes, err := parseStatsModes(sch)
 	if err != nil {
 		return nil, err
@@ -203,6 +220,9 @@ func NewTableWrite(ctx context.Context, st storage.Storage, sch *schema.TableSch
 		w.keyCmp = kv.NewKeyComparator(keyTypes)
 		w.seqCmp = w.mff.SequenceComparator()
 		w.ignoreDelete = core.IgnoreDelete
+		if w.lookup, err = LookupStrategyOf(core, sch.Options); err != nil {
+			return nil, err
+		}
 		if w.ignoreUpdateBefore, err = boolOption(sch.Options, optIgnoreUpdateBefore); err != nil {
 			return nil, err
 		}
@@ -249,11 +269,15 @@ func (w *TableWrite) Write(ctx context.Context, kind kv.RowKind, row []any) erro
 		}
 	}
 	if !w.spec.pk {
-		if kind != kv.Insert {
+		if kind != kv.Insert && !w.dvAppend {
 			return fmt.Errorf("%w: append table %s accepts only inserts, got %v", ErrInvalidRow, "rows", kind)
 		}
 	} else if !kind.IsAdd() && (w.ignoreDelete || (kind == kv.UpdateBefore && w.ignoreUpdateBefore)) {
 		return nil // TableWriteImpl's RowKindFilter
+	} else if !kind.IsAdd() {
+		if err := w.checkRetract(kind, row); err != nil {
+			return err
+		}
 	}
 	p, err := w.partition(ctx, row)
 	if err != nil {
@@ -266,6 +290,9 @@ func (w *TableWrite) Write(ctx context.Context, kind kv.RowKind, row []any) erro
 	bs, err := w.bucketState(p, b)
 	if err != nil {
 		return err
+	}
+	if !w.spec.pk && !kind.IsAdd() {
+		return w.deleteAppendRow(bs, row)
 	}
 	seq := bs.nextSeq
 	bs.nextSeq++
@@ -286,6 +313,22 @@ func (w *TableWrite) Write(ctx context.Context, kind kv.RowKind, row []any) erro
 	metrics.WriteBufferBytes.Add(sz)
 	if w.bufBytes > w.core.WriteBufferSize {
 		return w.flushLargest(ctx)
+	}
+	return nil
+}
+
+// checkRetract refuses a retract record the table's merge engine cannot
+// take (partial-update without remove-record-on-delete or sequence groups,
+// first-row without ignore-delete, aggregate functions without retraction):
+// Java writes it and fails when the key is next merged, by a read or a
+// compaction, which would leave the key (and, for tables compacted on
+// write, the whole bucket) failing until the table is rewritten. lakesql
+// fails the write instead, with the merge engine's message.
+func (w *TableWrite) checkRetract(kind kv.RowKind, row []any) error {
+	mf := w.mff.New()
+	mf.Reset()
+	if err := mf.Add(kv.KeyValue{Kind: kind, Value: row, Level: -1}); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidRow, err)
 	}
 	return nil
 }
@@ -353,8 +396,14 @@ func (w *TableWrite) restore(ctx context.Context, p *partitionState) error {
 	if err != nil {
 		return fmt.Errorf("lsmwrite: restore partition %q: %w", p.path, err)
 	}
+	if w.dvAppend {
+		p.baseFiles = map[int32][]manifest.DataFileMeta{}
+	}
 	for _, e := range live {
 		b := int32(e.Bucket)
+		if p.baseFiles != nil {
+			p.baseFiles[b] = append(p.baseFiles[b], e.File)
+		}
 		if cur, ok := p.baseMaxSeq[b]; !ok || e.File.MaxSequenceNumber > cur {
 			p.baseMaxSeq[b] = e.File.MaxSequenceNumber
 		}
@@ -580,6 +629,13 @@ func (w *TableWrite) Prepare(ctx context.Context) (*snapshot.CommitChanges, erro
 				}
 			}
 		}
+		if w.dvAppend {
+			changes, err := w.resolveAppendDeletes(ctx, p)
+			if err != nil {
+				return nil, err
+			}
+			ch.IndexChanges = append(ch.IndexChanges, changes...)
+		}
 		if p.index != nil {
 			changes, err := w.writeHashIndex(ctx, p)
 			if err != nil {
@@ -681,5 +737,24 @@ func (w *TableWrite) Commit(ctx context.Context) (*snapshot.Snapshot, error) {
 		}
 		return nil, err
 	}
+	if s != nil && w.needsLevel0Compaction() {
+		return w.compactLevel0After(ctx, s, w.touchedBuckets())
+	}
 	return s, nil
+}
+
+// touchedBuckets lists the (partition, bucket) pairs the write wrote to.
+func (w *TableWrite) touchedBuckets() []BucketRef {
+	var out []BucketRef
+	for _, p := range w.partOrder {
+		bks := make([]int32, 0, len(p.buckets))
+		for b := range p.buckets {
+			bks = append(bks, b)
+		}
+		slices.Sort(bks)
+		for _, b := range bks {
+			out = append(out, BucketRef{Partition: string(p.row), Bucket: manifest.Bucket(b)})
+		}
+	}
+	return out
 }

@@ -137,6 +137,12 @@ func CommitTransaction(ctx context.Context, st storage.Storage, tx TxCommit) (*s
 		}
 		return nil, err
 	}
+	if s != nil && w != nil && w.needsLevel0Compaction() {
+		// Tables that need lookup (deletion vectors, first-row,
+		// changelog-producer=lookup) compact the commit's level-0 files
+		// up before the commit returns, as TableWrite.Commit does.
+		return w.compactLevel0After(ctx, s, w.touchedBuckets())
+	}
 	return s, nil
 }
 

@@ -3,9 +3,10 @@ package provider
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
 
 	"github.com/lakesql/lakesql/internal/kv"
 	"github.com/lakesql/lakesql/internal/schema"
@@ -20,10 +21,6 @@ var (
 	_ sql.RowReplacer      = (*editor)(nil)
 	_ sql.RowUpdater       = (*editor)(nil)
 )
-
-// Statements that need to know whether a key exists: everything else on a
-// primary-key table is a blind upsert through the merge engine, as in Paimon.
-var lookupInsert = regexp.MustCompile(`(?is)^\s*(/\*.*?\*/\s*)*INSERT\s+(IGNORE\b|.*\bON\s+DUPLICATE\s+KEY\s+UPDATE\b)`)
 
 type editMode uint8
 
@@ -47,9 +44,11 @@ type editor struct {
 	// updateBefore: an UPDATE writes the old row as -U before the new
 	// row's +U (writesUpdateBefore).
 	updateBefore bool
-	keyIdx       []int
-	oldKey       []byte
-	newKey       []byte
+	// firstRow: a first-row table, whose rows an UPDATE cannot change.
+	firstRow bool
+	keyIdx   []int
+	oldKey   []byte
+	newKey   []byte
 }
 
 func (t *Table) newEditor(ctx *sql.Context, mode editMode) *editor {
@@ -61,13 +60,54 @@ func (t *Table) newEditor(ctx *sql.Context, mode editMode) *editor {
 	if t.tt != (lsmread.TimeTravel{}) || t.ro || len(t.name) != len(t.base) && !t.isBranch() {
 		e.err = fmt.Errorf("lakesql: %s is read-only (a past snapshot or a system view)", t.name)
 	}
-	if mode == modeInsert && len(t.sch.PrimaryKeys) > 0 && lookupInsert.MatchString(ctx.Query()) {
+	if mode == modeInsert && len(t.sch.PrimaryKeys) > 0 && t.lookupInsert {
 		e.lookup = true
 	}
-	if (mode == modeUpdate || mode == modeDelete) && len(t.sch.PrimaryKeys) == 0 {
-		e.err = fmt.Errorf("lakesql: UPDATE and DELETE on append table %s need deletion vectors, which lakesql does not write yet", t.name)
+	if (mode == modeUpdate || mode == modeDelete) && len(t.sch.PrimaryKeys) == 0 && !deletionVectors(t.sch) {
+		e.err = notSupported(fmt.Sprintf("lakesql: UPDATE and DELETE on append table %s need deletion vectors: create the table with 'deletion-vectors.enabled' = 'true'", t.name))
+	}
+	if mode == modeUpdate {
+		e.firstRow = mergeEngine(t.sch) == schema.MergeEngineFirstRow
 	}
 	return e
+}
+
+// markLookupInsert marks the destination of INSERT IGNORE and INSERT … ON
+// DUPLICATE KEY UPDATE (GMS's InsertInto says which it is): its editor
+// looks each key up, since only these statements need to know whether a
+// key exists; every other INSERT on a primary-key table is a blind upsert
+// through the merge engine, as in Paimon. REPLACE is an upsert too, and
+// LOAD DATA keeps the upsert of its rows whatever its IGNORE says.
+func markLookupInsert(n *plan.InsertInto) (*plan.InsertInto, bool, error) {
+	if n.IsReplace || !n.Ignore && len(n.OnDupExprs) == 0 {
+		return n, false, nil
+	}
+	if _, ok := n.Source.(*plan.LoadData); ok {
+		return n, false, nil
+	}
+	dst, same, err := transform.Node(n.Destination, func(c sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		rt, ok := c.(*plan.ResolvedTable)
+		if !ok {
+			return c, transform.SameTree, nil
+		}
+		t, ok := sql.GetUnderlyingTable(rt.Table).(*Table)
+		if !ok || t.lookupInsert {
+			return c, transform.SameTree, nil
+		}
+		mt := t.copy()
+		mt.lookupInsert = true
+		nt, err := rt.WithTable(mt)
+		if err != nil {
+			return nil, transform.SameTree, err
+		}
+		return nt, transform.NewTree, nil
+	})
+	if err != nil || same == transform.SameTree {
+		return n, false, err
+	}
+	out := *n
+	out.Destination = dst
+	return &out, true, nil
 }
 
 func (t *Table) isBranch() bool {
@@ -175,6 +215,10 @@ func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
 	if e.err != nil {
 		return e.err
 	}
+	if e.firstRow {
+		// Spark's Paimon UPDATE and MERGE refuse first-row tables too.
+		return notSupported(fmt.Sprintf("lakesql: UPDATE of table %s: merge-engine = first-row keeps the first row of each key, which an update cannot change", e.t.name))
+	}
 	o, err := e.paimonRow(old)
 	if err != nil {
 		return err
@@ -188,6 +232,17 @@ func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
 	}
 	e.oldKey = kv.AppendKey(e.oldKey[:0], o, e.keyIdx)
 	e.newKey = kv.AppendKey(e.newKey[:0], n, e.keyIdx)
+	if len(e.t.sch.PrimaryKeys) == 0 {
+		// An append table (with deletion vectors): the old row's position
+		// is deleted and the new row appended.
+		if bytes.Equal(e.oldKey, e.newKey) {
+			return nil
+		}
+		if err := e.add(ctx, kv.Delete, o, true); err != nil {
+			return err
+		}
+		return e.add(ctx, kv.Insert, n, false)
+	}
 	if !bytes.Equal(e.oldKey, e.newKey) {
 		if err := e.add(ctx, kv.Delete, o, true); err != nil {
 			return err
@@ -238,6 +293,11 @@ func (e *editor) Delete(ctx *sql.Context, row sql.Row) error {
 		return err
 	}
 	return e.add(ctx, kv.Delete, r, true)
+}
+
+func deletionVectors(sch *schema.TableSchema) bool {
+	core, err := sch.Options.Core()
+	return err == nil && core.DeletionVectorsEnabled
 }
 
 func mergeEngine(sch *schema.TableSchema) schema.MergeEngine {

@@ -97,10 +97,17 @@ func fromGMSText(msg string) (code int, state, newMsg string, ok bool) {
 		strings.HasPrefix(msg, "column \"") && strings.Contains(msg, "could not be found"):
 		return mysql.ERBadFieldError, mysql.SSBadFieldError, msg, true
 	case strings.HasPrefix(msg, "expected ON DUPLICATE KEY ... VALUES() to reference a column"):
-		// go-mysql-server v0.20.0 binds VALUES(col) only for INSERT … VALUES.
+		// sqlengine/builtins rewrites VALUES(col) of a table column in
+		// INSERT … SELECT (GMS binds it only for INSERT … VALUES): what
+		// is left names no column of the table.
+		return mysql.ERBadFieldError, mysql.SSBadFieldError, msg, true
+	case strings.HasPrefix(msg, "ambiguous column name"):
+		return mysql.ERNonUniq, mysql.SSConstraintViolation, msg, true
+	case strings.HasSuffix(msg, "is a read only variable"):
+		return mysql.ERIncorrectGlobalLocalVar, mysql.SSUnknownSQLState, msg, true
+	case msg == "database does not support temporary tables":
 		return mysql.ERNotSupportedYet, mysql.SSClientError,
-			"lakesql: VALUES(col) in ON DUPLICATE KEY UPDATE of INSERT … SELECT is not supported (go-mysql-server v0.20.0); " +
-				"use the row alias form: INSERT INTO t SELECT * FROM (SELECT …) AS new ON DUPLICATE KEY UPDATE c = new.c", true
+			"lakesql: CREATE TEMPORARY TABLE is not supported: Paimon catalogs have no temporary tables", true
 	case strings.Contains(msg, sql.ErrReadOnly.New().Error()):
 		return mysql.EROptionPreventsStatement, mysql.SSUnknownSQLState, readOnlyMessage(nil), true
 	case gmsTooLong.MatchString(msg):

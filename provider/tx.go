@@ -200,6 +200,9 @@ func (tx *Transaction) Commit(ctx context.Context) error {
 	for _, key := range tx.order {
 		tt := tx.tables[key]
 		ops := tt.pending.Records()
+		if len(tt.sch.PrimaryKeys) == 0 {
+			ops = tt.pending.AppendNet()
+		}
 		if len(ops) == 0 && tt.overwrite == nil {
 			continue
 		}

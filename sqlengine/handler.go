@@ -219,5 +219,6 @@ func (h *handler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, p
 	if hasUnsupportedRange(query) {
 		return nil, errUnsupportedRange()
 	}
-	return h.Handler.ComPrepare(ctx, c, rewriteQuery(query), prepare)
+	fields, err := h.Handler.ComPrepare(ctx, c, rewriteQuery(query), prepare)
+	return fields, provider.SQLError(err)
 }

@@ -184,6 +184,9 @@ func (h *protoHandler) fixResult(c *mysql.Conn, r *sqltypes.Result) {
 	} else if r.Info != "" {
 		r.Info = fitInfo(r.Info)
 	}
+	if isShowVariablesLayout(r.Fields) {
+		showBoolsAsOnOff(r.Rows)
+	}
 	explain := isExplainLayout(r.Fields)
 	for _, row := range r.Rows {
 		for i, v := range row {
@@ -216,6 +219,40 @@ func fitInfo(info string) string {
 		info = info[:i]
 	}
 	return info + strings.Repeat(" ", okInfoLen-len(info))
+}
+
+// isShowVariablesLayout reports SHOW [GLOBAL|SESSION] VARIABLES' columns.
+func isShowVariablesLayout(fields []*querypb.Field) bool {
+	return len(fields) == 2 && fields[0].Name == "Variable_name" && fields[1].Name == "Value"
+}
+
+var (
+	onText  = sqltypes.NewVarChar("ON")
+	offText = sqltypes.NewVarChar("OFF")
+)
+
+// showBoolsAsOnOff writes boolean system variables as ON/OFF, as MySQL's
+// SHOW VARIABLES does (GMS writes 1/0; tools test `local_infile` or
+// `partial_revokes` against "ON"). SELECT @@x stays 1/0, as in MySQL.
+func showBoolsAsOnOff(rows [][]sqltypes.Value) {
+	for _, row := range rows {
+		if len(row) != 2 {
+			continue
+		}
+		sv, _, ok := sql.SystemVariables.GetGlobal(row[0].ToString())
+		if !ok {
+			continue
+		}
+		if _, isBool := sv.GetType().(types.SystemBoolType); !isBool {
+			continue
+		}
+		switch row[1].ToString() {
+		case "1":
+			row[1] = onText
+		case "0":
+			row[1] = offText
+		}
+	}
 }
 
 // explainColumns are the columns of MySQL's (and GMS's) traditional EXPLAIN,

@@ -147,9 +147,25 @@ func NewEngine(pro *provider.Provider, readOnly bool, pre ...analyzer.Rule) *sql
 		b = b.AddPreAnalyzeRule(r.Id, r.Apply)
 	}
 	a := b.Build()
-	a.ExecBuilder = newExecBuilder() // LOAD DATA reads CSV as MySQL does (loaddata.go)
+	a.Catalog.InfoSchema = infoSchema{a.Catalog.InfoSchema} // MySQL's information_schema collation (info_schema.go)
+	a.ExecBuilder = newExecBuilder()                        // LOAD DATA reads CSV as MySQL does (loaddata.go)
 	e := sqle.New(a, &sqle.Config{IsReadOnly: readOnly})
-	e.Parser = builtins.Parser(e.Parser) // keeps DECIMAL literals in comparisons exact (builtins/parser.go)
+	// DECIMAL literals in comparisons and CAST … AS DECIMAL kept exact,
+	// INSERT … SELECT … ON DUPLICATE KEY UPDATE c = VALUES(c) (builtins/parser.go).
+	e.Parser = builtins.Parser(e.Parser, func(ctx *sql.Context, db, table string) ([]string, bool) {
+		if db == "" {
+			db = ctx.GetCurrentDatabase()
+		}
+		t, _, err := a.Catalog.Table(ctx, db, table)
+		if err != nil {
+			return nil, false
+		}
+		names := make([]string, 0, len(t.Schema()))
+		for _, c := range t.Schema() {
+			names = append(names, c.Name)
+		}
+		return names, true
+	})
 	return e
 }
 

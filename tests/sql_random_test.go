@@ -83,6 +83,16 @@ func TestSQLRandomHistories(t *testing.T) {
 			configs = append(configs, rhConfig{engine: "deduplicate", bucket: b, partitioned: part, oracle: true})
 		}
 	}
+	// Merge-on-write: the same histories on tables with deletion vectors
+	// (every statement's level-0 files are compacted up with lookup before
+	// it returns, and reads skip level 0).
+	configs = append(configs,
+		rhConfig{engine: "deduplicate", bucket: "4", partitioned: true, dv: "32"},
+		rhConfig{engine: "deduplicate", bucket: "-1", dv: "64"},
+		rhConfig{engine: "partial-update", bucket: "1", partitioned: true, dv: "32"},
+		rhConfig{engine: "aggregation", bucket: "4", dv: "64"},
+		rhConfig{engine: "deduplicate", bucket: "1", dv: "32", oracle: true},
+	)
 	var total rhStats
 	start := time.Now()
 	for i, cfg := range configs {
@@ -112,13 +122,17 @@ type rhConfig struct {
 	engine      string
 	bucket      string
 	partitioned bool
-	oracle      bool // deduplicate only: MySQL-meaning statements, also run on GMS memory
+	oracle      bool   // deduplicate only: MySQL-meaning statements, also run on GMS memory
+	dv          string // "32" or "64": deletion vectors (merge-on-write) with that bitmap
 }
 
 func (c rhConfig) name() string {
 	n := fmt.Sprintf("%s/bucket=%s", c.engine, c.bucket)
 	if c.partitioned {
 		n += "/partitioned"
+	}
+	if c.dv != "" {
+		n += "/dv" + c.dv
 	}
 	if c.oracle {
 		n += "/oracle"
@@ -136,6 +150,9 @@ func (c rhConfig) ddl(table string) string {
 		opts = append(opts, "'fields.v.aggregate-function' = 'sum'",
 			"'fields.default-aggregate-function' = 'last_non_null_value'",
 			"'aggregation.remove-record-on-delete' = 'true'")
+	}
+	if c.dv != "" {
+		opts = append(opts, "'deletion-vectors.enabled' = 'true'", fmt.Sprintf("'deletion-vectors.bitmap64' = '%t'", c.dv == "64"))
 	}
 	pk, part := "k", ""
 	if c.partitioned {
@@ -532,6 +549,11 @@ func (h *rhHistory) recordSnapshot() {
 		}
 	case id == last.id+1:
 		h.snaps = append(h.snaps, rhSnap{id: id, rows: rows})
+	case id == last.id+2 && h.cfg.dv != "":
+		// Merge-on-write: the commit's APPEND snapshot (level-0 files,
+		// which reads skip) reads as the table before it; the COMPACT
+		// snapshot that follows holds the statement's rows.
+		h.snaps = append(h.snaps, rhSnap{id: id - 1, rows: last.rows}, rhSnap{id: id, rows: rows})
 	default:
 		h.fatalf("latest snapshot %d after snapshot %d: one commit made several snapshots, or someone else wrote", id, last.id)
 	}
