@@ -50,11 +50,6 @@ func CheckWritable(sch *schema.TableSchema) error {
 	if core.HasFullCompactionDeltaCommits {
 		add(needsCompaction(schema.OptFullCompactionDeltaCommits, opts[schema.OptFullCompactionDeltaCommits]))
 	}
-	switch core.ChangelogProducer {
-	case schema.ChangelogProducerNone, schema.ChangelogProducerInput, schema.ChangelogProducerFullCompaction:
-	default:
-		add(needsCompaction(schema.OptChangelogProducer, string(core.ChangelogProducer)))
-	}
 	if core.Bucket == schema.BucketPostpone {
 		add(fmt.Errorf("%w: table option bucket=-2 (postpone bucket) needs compaction, which lakesql does not do yet", ErrUnsupported))
 	} else if core.Bucket == 0 || core.Bucket < schema.BucketPostpone {

@@ -399,6 +399,8 @@ func TestServerChangelogProducers(t *testing.T) {
 		{"none", "'bucket' = '2'"},
 		{"input", "'bucket' = '2'"},
 		{"input", "'bucket' = '-1'"},
+		{"lookup", "'bucket' = '2'"},
+		{"lookup", "'bucket' = '-1', 'changelog-producer.row-deduplicate' = 'true'"},
 	}
 	for i, cfg := range configs {
 		t.Run(fmt.Sprintf("%s-%d", cfg.producer, i), func(t *testing.T) {
@@ -410,7 +412,7 @@ func TestServerChangelogProducers(t *testing.T) {
 			}
 			defer conn.Close()
 			h := &clHistory{t: t, db: conn, rnd: rand.New(rand.NewSource(s)), producer: cfg.producer,
-				table: fmt.Sprintf("t%d", i), model: newCLModel()}
+				table: fmt.Sprintf("t%d", i), model: newCLModel(), dedup: strings.Contains(cfg.opts, "row-deduplicate")}
 			h.exec("USE cl")
 			h.exec(fmt.Sprintf("CREATE TABLE %s (id BIGINT, dt STRING, v INT, s STRING, PRIMARY KEY (id, dt) NOT ENFORCED) "+
 				"PARTITIONED BY (dt) WITH ('changelog-producer' = '%s', %s)", h.table, cfg.producer, cfg.opts))
