@@ -53,6 +53,10 @@ type ScanSpec struct {
 	// between TIMESTAMP, TIMESTAMP_LTZ, numbers, dates and strings; nil is
 	// UTC.
 	TimeZone *time.Location
+	// LatestSchema, when set, is the table's latest schema as the caller
+	// has just read it (a statement resolves it once); a read of the latest
+	// snapshot uses it instead of reading it again.
+	LatestSchema *schema.TableSchema
 }
 
 // DeltaRange is a range of snapshots (After, Upto].
@@ -70,6 +74,18 @@ type PlanStats struct {
 	Splits            int
 	SkippedLevel0     int // level-0 files not read (deletion vectors / first-row)
 	PartitionsScanned int
+	// MergedBuckets counts the splits read by merging sorted runs; RunsMax
+	// and RunsTotal are the most sorted runs one of them merges and their
+	// sum (EXPLAIN shows the maximum and the average).
+	MergedBuckets, RunsMax, RunsTotal int
+}
+
+// RunsAvg is the average number of sorted runs a merged split merges.
+func (s PlanStats) RunsAvg() float64 {
+	if s.MergedBuckets == 0 {
+		return 0
+	}
+	return float64(s.RunsTotal) / float64(s.MergedBuckets)
 }
 
 // Plan is the result of planning a scan: the snapshot and schema read and
@@ -107,6 +123,8 @@ func (t *Table) Plan(ctx context.Context, spec ScanSpec) (*Plan, error) {
 	var sch *schema.TableSchema
 	if snap != nil && spec.TimeTravel.count() > 0 && spec.Delta == nil {
 		sch, err = t.schemas.Schema(ctx, snap.SchemaID)
+	} else if spec.LatestSchema != nil {
+		sch = spec.LatestSchema
 	} else {
 		sch, err = t.schemas.Latest(ctx)
 	}
@@ -466,6 +484,12 @@ func (p *Plan) planSplits(ctx context.Context) error {
 			for i, f := range files {
 				split.DeletionFiles[i] = d[f.FileName]
 			}
+		}
+		if split.Mode == ReadMerge {
+			runs := manifest.SortedRuns(files)
+			p.Stats.MergedBuckets++
+			p.Stats.RunsTotal += runs
+			p.Stats.RunsMax = max(p.Stats.RunsMax, runs)
 		}
 		p.Splits = append(p.Splits, split)
 	}

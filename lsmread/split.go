@@ -6,6 +6,7 @@ import (
 
 	"github.com/lakesql/lakesql/internal/sortedrun"
 
+	"github.com/lakesql/lakesql/snapshot"
 	"github.com/lakesql/lakesql/snapshot/manifest"
 )
 
@@ -81,13 +82,9 @@ func (s *DataSplit) BucketPath() string {
 	return s.PartitionPath + BucketDir(s.Bucket)
 }
 
-// BucketDir is the bucket folder name: bucket-N, or bucket-postpone.
-func BucketDir(b manifest.Bucket) string {
-	if b == manifest.BucketPostpone {
-		return "bucket-postpone/"
-	}
-	return fmt.Sprintf("bucket-%d/", int32(b))
-}
+// BucketDir is the bucket folder name with a trailing '/': bucket-N/, or
+// bucket-postpone/ (snapshot.BucketDir).
+func BucketDir(b manifest.Bucket) string { return snapshot.BucketDir(b) + "/" }
 
 func (s *DataSplit) String() string {
 	var names []string

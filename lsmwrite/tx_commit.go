@@ -36,6 +36,9 @@ type TxCommit struct {
 	ReadKey  func(key []byte) bool
 	// Options are the writer's (CommitUser, Branch, Now).
 	Options Options
+	// Compactor, when set, runs the automatic compaction of the buckets
+	// the commit wrote (AutoCompactor.AfterCommit) once it is published.
+	Compactor *AutoCompactor
 }
 
 // TxOverwrite are the arguments of TableWrite.SetOverwrite.
@@ -137,11 +140,18 @@ func CommitTransaction(ctx context.Context, st storage.Storage, tx TxCommit) (*s
 		}
 		return nil, err
 	}
-	if s != nil && w != nil && w.needsLevel0Compaction() {
-		// Tables that need lookup (deletion vectors, first-row,
-		// changelog-producer=lookup) compact the commit's level-0 files
-		// up before the commit returns, as TableWrite.Commit does.
-		return w.compactLevel0After(ctx, s, w.touchedBuckets())
+	// After the commit: the level-0 files of tables that need lookup are
+	// compacted up before the statement returns (their reads skip level
+	// 0), then automatic compaction looks at the buckets written. The
+	// commit stands whatever they do (their failures are logged).
+	buckets := w.Buckets()
+	if s != nil && w.needsLevel0Compaction() {
+		if s2, err := w.compactLevel0After(ctx, s, buckets); err == nil {
+			s = s2
+		}
+	}
+	if tx.Compactor != nil && s != nil {
+		_ = tx.Compactor.AfterCommit(ctx, handle, tx.Schema, buckets)
 	}
 	return s, nil
 }

@@ -82,7 +82,13 @@ func markLookupInsert(n *plan.InsertInto) (*plan.InsertInto, bool, error) {
 	if n.IsReplace || !n.Ignore && len(n.OnDupExprs) == 0 {
 		return n, false, nil
 	}
-	if _, ok := n.Source.(*plan.LoadData); ok {
+	load := false
+	transform.Inspect(n.Source, func(c sql.Node) bool {
+		_, ok := c.(*plan.LoadData)
+		load = load || ok
+		return !load
+	})
+	if load {
 		return n, false, nil
 	}
 	dst, same, err := transform.Node(n.Destination, func(c sql.Node) (sql.Node, transform.TreeIdentity, error) {

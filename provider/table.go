@@ -150,19 +150,35 @@ func (t *Table) WithProjections(colNames []string) sql.Table {
 func (t *Table) Projections() []string { return t.cols }
 
 // Filters implements sql.FilteredTable: the filters pushed into the scan,
-// followed by what planning pruned (EXPLAIN shows them).
-func (t *Table) Filters() []sql.Expression {
-	if len(t.filterExprs) == 0 {
-		return nil
-	}
-	if t.filter == nil {
-		return t.filterExprs
-	}
+// followed by what planning pruned and how many sorted runs each bucket
+// merges (EXPLAIN shows them; GMS v0.20.0 reads Filters only to print the
+// plan and to bind the filters of deferred prepared statements, which
+// ignore the notes).
+func (t *Table) Filters() []sql.Expression { return t.filtersWithNotes(true) }
+
+func (t *Table) filtersWithNotes(runs bool) []sql.Expression {
 	out := append([]sql.Expression(nil), t.filterExprs...)
-	if p, err := t.planFor(context.Background()); err == nil {
+	if len(t.filterExprs) > 0 && t.filter == nil {
+		return out
+	}
+	p, err := t.planFor(context.Background())
+	if err != nil {
+		return nilIfEmpty(out)
+	}
+	if len(t.filterExprs) > 0 {
 		out = append(out, pruneNote(p.Stats))
 	}
-	return out
+	if n := runsNote(p.Stats); n != nil && runs {
+		out = append(out, n)
+	}
+	return nilIfEmpty(out)
+}
+
+func nilIfEmpty(x []sql.Expression) []sql.Expression {
+	if len(x) == 0 {
+		return nil
+	}
+	return x
 }
 
 // HandledFilters implements sql.FilteredTable: none; GMS keeps evaluating
@@ -181,7 +197,11 @@ func (t *Table) copy() *Table {
 }
 
 func (t *Table) scanSpec() lsmread.ScanSpec {
-	return lsmread.ScanSpec{TimeTravel: t.tt, Projection: t.cols, Filter: t.filter, ReadOptimized: t.ro}
+	spec := lsmread.ScanSpec{TimeTravel: t.tt, Projection: t.cols, Filter: t.filter, ReadOptimized: t.ro}
+	if t.tt == (lsmread.TimeTravel{}) {
+		spec.LatestSchema = t.sch // resolved with the table, once per statement
+	}
+	return spec
 }
 
 // sessionZone is the session's time_zone as a location (SYSTEM is UTC: the

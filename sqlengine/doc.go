@@ -19,6 +19,8 @@
 //     read_only, max_allowed_packet), commits an open transaction before DDL
 //     as MySQL does, bounds error messages, and counts running statements so
 //     Server.Shutdown can let them finish (shutdown.go);
+//   - the CALL front (call_handler.go, call_parse.go): CALL [catalog.]sys.*
+//     procedures of package procedures, with their privileges and errors;
 //   - the write front (MERGE, INSERT OVERWRITE) and the time-travel rewrite
 //     (handler.go) around GMS's handler.
 //

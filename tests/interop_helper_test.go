@@ -226,16 +226,19 @@ func sqlReadText(ctx context.Context, db *sql.DB, dbName, table string, cols []s
 	return out, rows.Err()
 }
 
-// libRead reads the snapshot (or tag) of r with lsmread and returns the
-// canonical rows of cols and the plan.
-func libRead(ctx context.Context, st storage.Storage, cols []string, r javaRead) ([]string, *lsmread.Plan, error) {
+// libRead reads the snapshot (or tag) of r on branch ("" is main) with
+// lsmread and returns the canonical rows of cols and the plan.
+func libRead(ctx context.Context, st storage.Storage, branch string, cols []string, r javaRead) ([]string, *lsmread.Plan, error) {
 	spec := lsmread.ScanSpec{Projection: cols}
 	if r.Tag != nil {
 		spec.Tag = *r.Tag
 	} else {
 		spec.SnapshotID = snapshot.SnapshotID(r.Snapshot)
 	}
-	plan, err := lsmread.OpenTable(st, "main").Plan(ctx, spec)
+	if branch == "" {
+		branch = snapshot.MainBranch
+	}
+	plan, err := lsmread.OpenTable(st, branch).Plan(ctx, spec)
 	if err != nil {
 		return nil, nil, fmt.Errorf("plan: %w", err)
 	}
@@ -344,7 +347,8 @@ func compareReads(t *testing.T, db *sql.DB, wh string, rs []javaRead, st *intero
 		return
 	}
 	dbName, table, _ := strings.Cut(rs[0].Table, ".")
-	store, err := storage.Open(ctx, filepath.Join(wh, dbName+".db", table))
+	base, branch, _ := strings.Cut(table, "$branch_") // a branch: db.t$branch_b
+	store, err := storage.Open(ctx, filepath.Join(wh, dbName+".db", base))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,7 +369,7 @@ func compareReads(t *testing.T, db *sql.DB, wh string, rs []javaRead, st *intero
 			t.Errorf("%s: lakesql SQL read differs from Java's (columns %v):\n%s", what, r.Columns, d)
 			bad = true
 		}
-		lib, plan, err := libRead(ctx, store, r.Columns, r)
+		lib, plan, err := libRead(ctx, store, branch, r.Columns, r)
 		if err != nil {
 			t.Errorf("%s: lsmread: %v", what, err)
 			bad = true

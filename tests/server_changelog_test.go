@@ -61,10 +61,11 @@ func (c clRecord) text() string { return c.kind + "|" + c.row.text() }
 //     old row then +U; DELETE -D of the old row), in statement order;
 //   - none: the delta files, one record per key a commit touched (the last
 //     one: the write buffer merges them);
-//   - lookup and full-compaction (full-compaction.delta-commits = 1): per
-//     commit, for each key a commit touched, the change from the state
-//     before it to the state after it (+I, -D, or -U/+U, which
-//     changelog-producer.row-deduplicate drops when the row is unchanged).
+//   - lookup, per commit, and full-compaction, per full compaction (every
+//     full-compaction.delta-commits commits, default 1): for each key the
+//     commits touched, the change from the state before them to the state
+//     after them (+I, -D, or -U/+U, which changelog-producer.row-deduplicate
+//     drops when the row is unchanged).
 type clModel struct {
 	rows map[clKey]clRow
 	last map[clKey]string // kind of the last record of a key still in the files
@@ -101,8 +102,11 @@ type clHistory struct {
 	rnd      *rand.Rand
 	producer string
 	dedup    bool
-	table    string
-	model    *clModel
+	// deltaCommits is full-compaction.delta-commits of a full-compaction
+	// producer (its changelog covers that many commits).
+	deltaCommits int
+	table        string
+	model        *clModel
 	// the records of the open transaction, and the model when it began
 	pending []clRecord
 	before  *clModel
@@ -309,6 +313,13 @@ func (h *clHistory) auditRange(table string, after, upto int64) []string {
 func (h *clHistory) check() {
 	t := h.t
 	var all []string
+	// The commits whose changelog one compaction writes: one commit, or
+	// with changelog-producer = full-compaction the commits up to each
+	// full compaction (every full-compaction.delta-commits commits; the
+	// last ones may wait for theirs, with no changelog yet).
+	var groups []clCommit
+	var open *clCommit
+	n := 0
 	for _, c := range h.commits {
 		if c.upto == c.after {
 			if len(c.records) > 0 && h.producer != "none" {
@@ -317,6 +328,26 @@ func (h *clHistory) check() {
 			}
 			continue
 		}
+		if open == nil {
+			g := c
+			g.records = slices.Clone(c.records)
+			open, n = &g, 0
+		} else {
+			open.upto, open.model = c.upto, c.model
+			open.records = append(open.records, c.records...)
+		}
+		if n++; n >= max(h.deltaCommits, 1) {
+			groups = append(groups, *open)
+			open = nil
+		}
+	}
+	if open != nil {
+		// Not fully compacted yet: no changelog.
+		if got := h.auditRange(h.table+"$audit_log", open.after, open.upto); len(got) != 0 {
+			t.Errorf("%s: $audit_log FOR VERSION BETWEEN %d AND %d before the next full compaction: %q, want nothing", h.producer, open.after, open.upto, got)
+		}
+	}
+	for _, c := range groups {
 		want := h.expected(c)
 		all = append(all, want...)
 		got := h.auditRange(h.table+"$audit_log", c.after, c.upto)
@@ -401,6 +432,10 @@ func TestServerChangelogProducers(t *testing.T) {
 		{"input", "'bucket' = '-1'"},
 		{"lookup", "'bucket' = '2'"},
 		{"lookup", "'bucket' = '-1', 'changelog-producer.row-deduplicate' = 'true'"},
+		{"lookup", "'bucket' = '2', 'deletion-vectors.enabled' = 'true'"},
+		{"full-compaction", "'bucket' = '2'"},
+		{"full-compaction", "'bucket' = '-1', 'full-compaction.delta-commits' = '3', 'compaction.max-size-amplification-percent' = '100000'"},
+		{"full-compaction", "'bucket' = '1', 'changelog-producer.row-deduplicate' = 'true'"},
 	}
 	for i, cfg := range configs {
 		t.Run(fmt.Sprintf("%s-%d", cfg.producer, i), func(t *testing.T) {
@@ -412,7 +447,10 @@ func TestServerChangelogProducers(t *testing.T) {
 			}
 			defer conn.Close()
 			h := &clHistory{t: t, db: conn, rnd: rand.New(rand.NewSource(s)), producer: cfg.producer,
-				table: fmt.Sprintf("t%d", i), model: newCLModel(), dedup: strings.Contains(cfg.opts, "row-deduplicate")}
+				table: fmt.Sprintf("t%d", i), model: newCLModel(), dedup: strings.Contains(cfg.opts, "row-deduplicate"), deltaCommits: 1}
+			if strings.Contains(cfg.opts, "'full-compaction.delta-commits' = '3'") {
+				h.deltaCommits = 3
+			}
 			h.exec("USE cl")
 			h.exec(fmt.Sprintf("CREATE TABLE %s (id BIGINT, dt STRING, v INT, s STRING, PRIMARY KEY (id, dt) NOT ENFORCED) "+
 				"PARTITIONED BY (dt) WITH ('changelog-producer' = '%s', %s)", h.table, cfg.producer, cfg.opts))

@@ -26,6 +26,8 @@ import java.util.Map;
  *           predecessor, and the whole range)
  *   write   --warehouse W --table db.t --seed S --config k=v,k=v,...
  *   compact --warehouse W --table db.t
+ *   tag|delete-tag|rename-tag|branch|delete-branch|fast-forward|rollback|expire|orphans ...
+ *           Java's own table maintenance (Maintain.java)
  *   script  FILE|-          one of the commands above per line (one JVM for many)
  * </pre>
  *
@@ -87,6 +89,17 @@ public final class Harness {
                     break;
                 case "compact":
                     Writer.compactAll(flags);
+                    break;
+                case "tag":
+                case "delete-tag":
+                case "rename-tag":
+                case "branch":
+                case "delete-branch":
+                case "fast-forward":
+                case "rollback":
+                case "expire":
+                case "orphans":
+                    Maintain.run(args[0], flags);
                     break;
                 default:
                     throw new IllegalArgumentException("unknown command " + args[0]);

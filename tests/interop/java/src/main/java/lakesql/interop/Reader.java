@@ -137,8 +137,13 @@ final class Reader {
     static void readOne(Catalog cat, Identifier id, FileStoreTable table, long snapshotId, String tag, boolean audit)
             throws Exception {
         Map<String, String> dyn = new HashMap<>();
-        if (tag != null) {
+        if (tag != null && table.coreOptions().branch().equals("main")) {
             dyn.put("scan.tag-name", tag);
+        } else if (tag != null) {
+            // Paimon 1.3.1's scan.tag-name looks the tag up on the main
+            // branch (StaticFromTagStartingScanner): read a branch's tag by
+            // its snapshot id, which the branch must still have.
+            dyn.put("scan.snapshot-id", Long.toString(snapshotId));
         } else {
             dyn.put("scan.snapshot-id", Long.toString(snapshotId));
         }
@@ -147,7 +152,9 @@ final class Reader {
         if (audit) {
             t = cat.getTable(new Identifier(id.getDatabaseName(), id.getObjectName() + "$audit_log")).copy(dyn);
         }
-        Snapshot snap = table.snapshotManager().snapshot(snapshotId);
+        // A tag's snapshot may have expired: the tag holds it.
+        Snapshot snap = tag != null ? table.tagManager().getOrThrow(tag).trimToSnapshot()
+                : table.snapshotManager().snapshot(snapshotId);
         ReadBuilder rb = t.newReadBuilder();
         List<Split> splits = rb.newScan().plan().splits();
         RowType rt = t.rowType();
