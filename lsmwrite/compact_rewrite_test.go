@@ -345,6 +345,17 @@ func (e *rewriteEnv) compact(ctx context.Context, t *testing.T, d *datadriven.Te
 		}
 		fmt.Fprintf(&b, "%s:\n%s", e.short(added[i].FileName), e.records(ctx, t, &added[i]))
 	}
+	if out.Snapshot.ChangelogManifestList != nil {
+		// The changelog files of the commit (changelog-producer =
+		// full-compaction or lookup), with their records.
+		for _, en := range listEntries(ctx, t, e.st, *out.Snapshot.ChangelogManifestList) {
+			if !strings.HasPrefix(en.File.FileName, "changelog-") {
+				t.Errorf("changelog file %s is not named changelog-*", en.File.FileName)
+			}
+			fmt.Fprintf(&b, "CHANGELOG %v %s\n%s", en.Kind, e.describe(t, &en.File), e.records(ctx, t, &en.File))
+		}
+		fmt.Fprintf(&b, "changelog records: %d\n", *out.Snapshot.ChangelogRecordCount)
+	}
 	fmt.Fprintf(&b, "stats: buckets=%d before=%d after=%d upgraded=%d rows-read=%d rows-written=%d\n",
 		out.Stats.Buckets, out.Stats.FilesBefore, out.Stats.FilesAfter, out.Stats.Upgraded, out.Stats.RowsRead, out.Stats.RowsWritten)
 	return b.String()
@@ -352,7 +363,12 @@ func (e *rewriteEnv) compact(ctx context.Context, t *testing.T, d *datadriven.Te
 
 // deltaEntries reads the entries a snapshot's delta manifests hold.
 func deltaEntries(ctx context.Context, t *testing.T, st storage.Storage, s *snapshot.Snapshot) []manifest.ManifestEntry {
-	metas, err := snapshot.CachedManifestList(ctx, st, s.DeltaManifestList)
+	return listEntries(ctx, t, st, s.DeltaManifestList)
+}
+
+// listEntries reads the entries of the manifests of a manifest list.
+func listEntries(ctx context.Context, t *testing.T, st storage.Storage, list string) []manifest.ManifestEntry {
+	metas, err := snapshot.CachedManifestList(ctx, st, list)
 	if err != nil {
 		t.Fatal(err)
 	}

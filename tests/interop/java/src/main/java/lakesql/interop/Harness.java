@@ -21,7 +21,9 @@ import java.util.Map;
  * standard output:
  *
  * <pre>
- *   read    --warehouse W --table db.t [--snapshot N | --all-snapshots] [--tags] [--audit-log]
+ *   read    --warehouse W --table db.t [--snapshot N | --all-snapshots] [--tags] [--audit-log] [--changes]
+ *           (--changes: $audit_log with incremental-between each snapshot and its
+ *           predecessor, and the whole range)
  *   write   --warehouse W --table db.t --seed S --config k=v,k=v,...
  *   compact --warehouse W --table db.t
  *   tag|delete-tag|rename-tag|branch|delete-branch|fast-forward|rollback|expire|orphans ...
