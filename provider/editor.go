@@ -181,6 +181,9 @@ func (e *editor) add(ctx *sql.Context, kind kv.RowKind, row []any, readKey bool)
 	if err != nil {
 		return err
 	}
+	if err := chargeRow(ctx, row); err != nil { // observe.go
+		return err
+	}
 	tx.mu.Lock()
 	defer tx.mu.Unlock()
 	tt.pending.Add(kind, row, readKey)

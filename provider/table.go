@@ -321,7 +321,9 @@ func (t *Table) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter
 	for i := range out {
 		types[i] = &out[i].Type
 	}
+	sample := rowSampler(ctx) // observe.go
 	convert := func(row []any) error {
+		sample(row)
 		for i, v := range row {
 			x, err := toSQL(types[i], v)
 			if err != nil {
