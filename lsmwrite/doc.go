@@ -26,8 +26,9 @@
 // table's reducer-wrapped merge function and writes level-0 files in the
 // KeyValue layout (_KEY_*, _SEQUENCE_NUMBER, _VALUE_KIND, all columns),
 // rolling at target-file-size. With changelog-producer=input the raw sorted
-// records also go to changelog files. Append tables write rows in arrival
-// order.
+// records also go to changelog files (a deduplicate table's -U/+U pair of
+// one UPDATE shares a buffer, so its changelog holds both in order).
+// Append tables write rows in arrival order.
 //
 // DataFileMeta: statistics come from the Parquet writer's footer statistics
 // with Java's collectors applied (truncate(128) for key columns, per-column
@@ -35,11 +36,9 @@
 // wall clock in epoch milliseconds: Java writes the JVM's local wall clock,
 // which lakesql takes to be UTC.
 //
-// Not supported yet (CheckWritable names the option): what needs a
-// compaction that maintains more than the files (deletion vectors,
-// first-row, lookup and full-compaction changelog producers), postpone
-// buckets, non-Parquet formats, cross-partition upsert, thin mode,
-// external data paths.
+// Not supported yet (CheckWritable names the option): postpone buckets,
+// non-Parquet formats, cross-partition upsert, thin mode, external data
+// paths.
 //
 // # Compaction
 //
@@ -63,10 +62,14 @@
 // the max level when it holds retract records. Inputs are read with the
 // table's latest schema through internal/sortedrun (schema evolution,
 // external paths); outputs carry that schema id. CompactRewriter is the
-// strategy point: deletion-vector maintenance and the lookup and
-// full-compaction changelog producers plug in as rewriters
-// (compactContext.newRewriter) and return their changelog files and index
-// changes in CompactResult. Append tables only join small files
+// strategy point (compactContext.newRewriter, in Java's order): the
+// full-compaction changelog rewriter (compact_changelog.go) writes the
+// difference between the max level before and after a compaction onto it,
+// the lookup rewriter (compact_lookup.go) maintains deletion vectors and
+// writes the lookup changelog of level-0 keys; both go through
+// rewriteOrProduceChangelog (Java ChangelogMergeTreeRewriter) and return
+// their changelog files (changelog-*, committed in the snapshot's
+// changelog manifest list) and index changes in CompactResult. Append tables only join small files
 // (compact_append.go: Java's BucketedAppendCompactManager and
 // AppendCompactCoordinator).
 //
@@ -75,8 +78,8 @@
 // (DELETE entries for the inputs, ADD for the outputs). When a concurrent
 // commit removed an input the committer reports a conflict: Compact then
 // deletes its own files and reports the conflict in its outcome; it never
-// fails anyone else's commit. NeedsRebase tells a writer that COMPACT
-// snapshots committed after its base do not require rewriting its files.
+// fails anyone else's commit. CommitTransaction does not rewrite a
+// transaction's files for COMPACT snapshots committed after its base.
 //
 // AutoCompactor (compact_auto.go) is a server's automatic compaction: after
 // each commit the written buckets are queued for a bounded pool of
@@ -96,6 +99,13 @@
 // written, writes them again on the new base so their sequence numbers
 // follow every committed record. Records of a key separated by a
 // retraction go to separate level-0 files.
+//
+// Maintenance after commits (maintain.go): Maintainer.AfterCommit runs a
+// table's expiration (snapshots, changelog, consumers, partitions through
+// DropPartitions, an OVERWRITE snapshot) and automatic tags, as Java's
+// TableCommitImpl.maintain does; the library calls are in package snapshot.
+// A commit replacing a partition (INSERT OVERWRITE, rescale) is not held to
+// the bucket count of the files it replaces.
 //
 // Concurrency: a TableWrite is not safe for concurrent use. Several
 // TableWrites and compactions (in several processes) may write and commit
