@@ -20,7 +20,8 @@ import (
 // see what lakesql reads. pypaimon 1.3.1 merges every primary-key table as
 // deduplicate and ignores sequence.field, so only deduplicate tables
 // without sequence.field (fixed and dynamic bucket, partitioned,
-// changelog-producer=input) and append tables are read by it.
+// changelog-producer=input) and append tables are read by it, not tables
+// with deletion vectors.
 func TestInteropPypaimonReadsLakesql(t *testing.T) {
 	py := testutil.Python(t)
 	if err := exec.Command(py, "-c", "import pypaimon").Run(); err != nil {
@@ -43,7 +44,10 @@ func TestInteropPypaimonReadsLakesql(t *testing.T) {
 	}
 	var names []string
 	for i, c := range lakesqlTables {
-		if (c.engine != "deduplicate" && c.engine != "") || c.seq {
+		// pypaimon 1.3.1 misreads deletion-vector tables after ADD COLUMN,
+		// Java-written ones too (17 rows where Java reads 15, for the
+		// harness's engine=deduplicate,bucket=-1,dv=64,evolve=1 table).
+		if (c.engine != "deduplicate" && c.engine != "") || c.seq || strings.Contains(c.with, "deletion-vectors") {
 			continue
 		}
 		w := createLakesqlTable(t, conn, "lw", i)
