@@ -62,6 +62,18 @@ type PlanStats struct {
 	Splits            int
 	SkippedLevel0     int // level-0 files not read (deletion vectors / first-row)
 	PartitionsScanned int
+	// MergedBuckets counts the splits read by merging sorted runs; RunsMax
+	// and RunsTotal are the most sorted runs one of them merges and their
+	// sum (EXPLAIN shows the maximum and the average).
+	MergedBuckets, RunsMax, RunsTotal int
+}
+
+// RunsAvg is the average number of sorted runs a merged split merges.
+func (s PlanStats) RunsAvg() float64 {
+	if s.MergedBuckets == 0 {
+		return 0
+	}
+	return float64(s.RunsTotal) / float64(s.MergedBuckets)
 }
 
 // Plan is the result of planning a scan: the snapshot and schema read and
@@ -75,6 +87,8 @@ type Plan struct {
 	Spec     ScanSpec
 	Splits   []*DataSplit
 	Stats    PlanStats
+	// points are the primary keys the filter pins (point lookups), or nil.
+	points *points
 }
 
 // Plan resolves the snapshot and lists the splits to read.
@@ -116,6 +130,11 @@ func (t *Table) Plan(ctx context.Context, spec ScanSpec) (*Plan, error) {
 	}
 	if snap == nil {
 		return p, nil
+	}
+	if spec.Delta == nil {
+		if rows := pinnedKeys(spec.Filter, sch); rows != nil {
+			p.points = p.newPoints(rows)
+		}
 	}
 	if err := p.planSplits(ctx); err != nil {
 		return nil, err
@@ -331,6 +350,10 @@ func (p *Plan) planSplits(ctx context.Context) error {
 			if !keep || p.Spec.Bucket != nil && int(e.Bucket) != *p.Spec.Bucket {
 				return false
 			}
+			if !p.points.keepBucket(e.Bucket, e.TotalBuckets) {
+				p.Stats.FilesPruned++
+				return false // no pinned key hashes to this bucket
+			}
 			if p.Spec.Delta != nil && e.Kind != manifest.FileKindAdd {
 				return false
 			}
@@ -422,6 +445,12 @@ func (p *Plan) planSplits(ctx context.Context) error {
 			for i, f := range files {
 				split.DeletionFiles[i] = d[f.FileName]
 			}
+		}
+		if split.Mode == ReadMerge {
+			runs := manifest.SortedRuns(files)
+			p.Stats.MergedBuckets++
+			p.Stats.RunsTotal += runs
+			p.Stats.RunsMax = max(p.Stats.RunsMax, runs)
 		}
 		p.Splits = append(p.Splits, split)
 	}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/lakesql/lakesql/internal/binaryrow"
 	"github.com/lakesql/lakesql/internal/datafile"
 	"github.com/lakesql/lakesql/internal/kv"
 	"github.com/lakesql/lakesql/internal/schema"
@@ -95,6 +94,9 @@ func (p *Plan) NewReader() (*Reader, error) {
 
 // Read opens a split.
 func (r *Reader) Read(ctx context.Context, split *DataSplit) (RowIterator, error) {
+	if keys := r.splitKeys(split); r.lookupReadable(split, keys) {
+		return r.openLookup(ctx, split, keys)
+	}
 	if split.Mode == ReadRaw {
 		return newRawIterator(r, ctx, split), nil
 	}
@@ -231,31 +233,13 @@ type mergeIterator struct {
 }
 
 func (r *Reader) openMerge(ctx context.Context, split *DataSplit) (RowIterator, error) {
-	keyTypes := make(map[int64][]schema.DataType)
-	type bounds struct{ min, max []any }
-	bs := make(map[string]bounds, len(split.Files))
+	kb, err := r.fileKeyBounds(ctx, split)
+	if err != nil {
+		return nil, err
+	}
+	bs := make(map[string]keyBounds, len(split.Files))
 	for i := range split.Files {
-		f := &split.Files[i]
-		types, ok := keyTypes[f.SchemaID]
-		if !ok {
-			fs, err := r.plan.Table.schemas.Schema(ctx, schema.SchemaID(f.SchemaID))
-			if err != nil {
-				return nil, err
-			}
-			for _, kf := range fs.TrimmedPrimaryKeyFields() {
-				types = append(types, kf.Type)
-			}
-			keyTypes[f.SchemaID] = types
-		}
-		mn, err := binaryrow.DecodeSerialized(types, f.MinKey)
-		if err != nil {
-			return nil, fmt.Errorf("lsmread: min key of %s: %w", f.FileName, err)
-		}
-		mx, err := binaryrow.DecodeSerialized(types, f.MaxKey)
-		if err != nil {
-			return nil, fmt.Errorf("lsmread: max key of %s: %w", f.FileName, err)
-		}
-		bs[f.FileName] = bounds{mn, mx}
+		bs[split.Files[i].FileName] = kb[i]
 	}
 	sections := kv.IntervalPartition(split.Files,
 		func(f manifest.DataFileMeta) []any { return bs[f.FileName].min },

@@ -47,8 +47,10 @@ func CheckWritable(sch *schema.TableSchema) error {
 		add(fmt.Errorf("%w: table option %s=true with merge-engine=first-row: the first-row merge engine does not need deletion vectors (it never deletes old data); Paimon refuses the combination as well",
 			ErrUnsupported, schema.OptDeletionVectorsEnabled))
 	}
-	if core.HasFullCompactionDeltaCommits {
-		add(needsCompaction(schema.OptFullCompactionDeltaCommits, opts[schema.OptFullCompactionDeltaCommits]))
+	if core.HasFullCompactionDeltaCommits && !pk && core.Bucket <= 0 {
+		// Java SchemaValidation.validateBucket refuses it too.
+		add(fmt.Errorf("%w: table option %s: append tables of unaware or dynamic bucket do not support it (Paimon refuses it as well); set a bucket count and bucket-key",
+			ErrUnsupported, schema.OptFullCompactionDeltaCommits))
 	}
 	switch core.ChangelogProducer {
 	case schema.ChangelogProducerNone, schema.ChangelogProducerInput:

@@ -37,6 +37,9 @@ func TestCheckWritable(t *testing.T) {
 		{"append unaware", testSchema(nil, []string{"p"}, map[string]string{})},
 		{"append fixed", testSchema(nil, nil, map[string]string{"bucket": "2", "bucket-key": "k"})},
 		{"partial-update", testSchema([]string{"k"}, nil, map[string]string{"bucket": "2", "merge-engine": "partial-update"})},
+		{"copy on write", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "full-compaction.delta-commits": "1"})},
+		{"full compaction every 3 commits, dynamic bucket", testSchema([]string{"k"}, nil, map[string]string{"full-compaction.delta-commits": "3"})},
+		{"full compaction of a bucketed append table", testSchema(nil, nil, map[string]string{"bucket": "2", "bucket-key": "k", "full-compaction.delta-commits": "2"})},
 		{"pk dv", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "deletion-vectors.enabled": "true"})},
 		{"pk dv 64", testSchema([]string{"k"}, nil, map[string]string{"bucket": "2", "deletion-vectors.enabled": "true", "deletion-vectors.bitmap64": "true"})},
 		{"pk dv dynamic", testSchema([]string{"k", "p"}, []string{"p"}, map[string]string{"deletion-vectors.enabled": "true", "merge-engine": "partial-update"})},
@@ -54,7 +57,7 @@ func TestCheckWritable(t *testing.T) {
 		s            *schema.TableSchema
 	}{
 		{"first-row dv", "deletion-vectors.enabled", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "merge-engine": "first-row", "deletion-vectors.enabled": "true"})},
-		{"full compaction", "full-compaction.delta-commits", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "full-compaction.delta-commits": "2"})},
+		{"full compaction on an unaware append table", "full-compaction.delta-commits", testSchema(nil, nil, map[string]string{"full-compaction.delta-commits": "2"})},
 		{"lookup", "changelog-producer=lookup", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "changelog-producer": "lookup"})},
 		{"full-compaction changelog", "changelog-producer=full-compaction", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "changelog-producer": "full-compaction"})},
 		{"postpone", "bucket=-2", testSchema([]string{"k"}, nil, map[string]string{"bucket": "-2"})},
@@ -76,7 +79,7 @@ func TestCheckWritable(t *testing.T) {
 		if c.name != "bad stats mode" && !errors.Is(err, lsmwrite.ErrUnsupported) {
 			t.Errorf("%s: not ErrUnsupported: %v", c.name, err)
 		}
-		if strings.Contains(c.option, "compaction") || c.name == "lookup" || c.name == "postpone" {
+		if strings.Contains(c.option, "changelog-producer") || c.name == "lookup" || c.name == "postpone" {
 			if !strings.Contains(err.Error(), "compaction") {
 				t.Errorf("%s: error does not say compaction is needed: %v", c.name, err)
 			}

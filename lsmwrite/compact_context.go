@@ -157,30 +157,11 @@ func newCompactContext(tbl *snapshot.Table, sch *schema.TableSchema, options map
 	return c, nil
 }
 
-// CheckCompactable reports the table features lakesql cannot compact (each
-// an error naming the option, wrapping ErrUnsupported): everything
-// CheckWritable refuses except full-compaction.delta-commits, which is a
-// compaction schedule.
-func CheckCompactable(sch *schema.TableSchema) error {
-	err := CheckWritable(sch)
-	if err == nil {
-		return nil
-	}
-	var keep []error
-	for _, e := range unjoin(err) {
-		if !strings.Contains(e.Error(), schema.OptFullCompactionDeltaCommits) {
-			keep = append(keep, e)
-		}
-	}
-	return errors.Join(keep...)
-}
-
-func unjoin(err error) []error {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		return j.Unwrap()
-	}
-	return []error{err}
-}
+// CheckCompactable reports the table features lakesql cannot compact,
+// each an error naming the option (wrapping ErrUnsupported): today exactly
+// those CheckWritable refuses (deletion vectors, first-row, the lookup and
+// full-compaction changelog producers need a rewriter that maintains them).
+func CheckCompactable(sch *schema.TableSchema) error { return CheckWritable(sch) }
 
 // abort deletes every file the compaction wrote (best effort).
 func (c *compactContext) abort(ctx context.Context) error {

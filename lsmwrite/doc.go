@@ -35,22 +35,74 @@
 // wall clock in epoch milliseconds: Java writes the JVM's local wall clock,
 // which lakesql takes to be UTC.
 //
-// Not supported yet (CheckWritable names the option): compaction and
-// everything that needs it (deletion vectors, first-row, lookup and
-// full-compaction changelog producers, full-compaction.delta-commits,
-// postpone buckets), non-Parquet formats, cross-partition upsert, thin mode,
+// Not supported yet (CheckWritable names the option): what needs a
+// compaction that maintains more than the files (deletion vectors,
+// first-row, lookup and full-compaction changelog producers), postpone
+// buckets, non-Parquet formats, cross-partition upsert, thin mode,
 // external data paths.
 //
-// Compaction picking (compact_picker.go, levels.go) is pure: Levels groups a
-// bucket's files into sorted runs (each level-0 file one run, newest first;
-// one run per level >= 1) and PickCompaction applies Java's universal
-// compaction (early full compaction, size amplification, size ratio, run
-// count, force-up-level-0) to them; PickFullCompaction takes every run to the
-// max level. Rewriting and committing the picked units is not here yet.
+// # Compaction
+//
+// Picking (compact_picker.go, levels.go) is pure: Levels groups a bucket's
+// files into sorted runs (each level-0 file one run, newest first; one run
+// per level >= 1) and PickCompaction applies Java's universal compaction
+// (early full compaction, size amplification, size ratio, run count,
+// force-up-level-0) to them; PickFullCompaction takes every run to the max
+// level.
+//
+// The rewrite mirrors Java's MergeTreeCompactTask and
+// MergeTreeCompactRewriter (compact_task.go, compact_rewriter.go): the
+// unit's files are split into sections of overlapping key ranges
+// (kv.IntervalPartition); a section of several runs is merged by key with
+// the table's merge function wrapped in the reducer, retract records
+// dropped only when DropDelete allows (the output is the bucket's highest
+// level), and written by a rolling writer on the output level with file
+// source COMPACT; a file that overlaps nothing and is at least the
+// compaction file size (target-file-size * 0.7) is upgraded instead (the
+// same file, DELETE of its old level and ADD on the new one), except on
+// the max level when it holds retract records. Inputs are read with the
+// table's latest schema through internal/sortedrun (schema evolution,
+// external paths); outputs carry that schema id. CompactRewriter is the
+// strategy point: deletion-vector maintenance and the lookup and
+// full-compaction changelog producers plug in as rewriters
+// (compactContext.newRewriter) and return their changelog files and index
+// changes in CompactResult. Append tables only join small files
+// (compact_append.go: Java's BucketedAppendCompactManager and
+// AppendCompactCoordinator).
+//
+// Compact (compact.go) compacts a table at its latest snapshot, minor or
+// full, for some partitions or buckets, and commits one COMPACT snapshot
+// (DELETE entries for the inputs, ADD for the outputs). When a concurrent
+// commit removed an input the committer reports a conflict: Compact then
+// deletes its own files and reports the conflict in its outcome; it never
+// fails anyone else's commit. NeedsRebase tells a writer that COMPACT
+// snapshots committed after its base do not require rewriting its files.
+//
+// AutoCompactor (compact_auto.go) is a server's automatic compaction: after
+// each commit the written buckets are queued for a bounded pool of
+// background workers (one compaction per table at a time); it compacts
+// synchronously for full-compaction.delta-commits (COW when 1),
+// commit.force-compact and the write stall (more than
+// num-sorted-run.stop-trigger sorted runs), and never for write-only
+// tables. compactjob is the dedicated job (lakesql compact).
+//
+// Transactions (tx_commit.go): CommitTransaction commits one transaction's
+// buffered records (kv.PendingWrites) of one table in the committer's one
+// retry loop (snapshot.Committer.CommitEach). Before every attempt, on the
+// snapshot it builds on, it checks the transaction's conflict predicate
+// (the keys it read since its read base: tx_conflict.go reads the key
+// columns of the files later snapshots wrote, compactions skipped) and,
+// when a commit that was not a compaction landed since the files were
+// written, writes them again on the new base so their sequence numbers
+// follow every committed record. Records of a key separated by a
+// retraction go to separate level-0 files.
 //
 // Concurrency: a TableWrite is not safe for concurrent use. Several
-// TableWrites (in several processes) may write and commit to one table; the
-// committer re-plans lost races. Invariants: every file a TableWrite creates
-// is listed for Abort until the commit succeeds; nothing is visible to
-// readers before the snapshot is published.
+// TableWrites and compactions (in several processes) may write and commit
+// to one table; the committer re-plans lost races. Compact is safe for
+// concurrent use; an AutoCompactor is, and owns its workers until Close.
+// Invariants: every file a TableWrite or a compaction creates is listed for
+// deletion until the commit succeeds; nothing is visible to readers before
+// the snapshot is published; a compaction preserves every record's
+// sequence number.
 package lsmwrite

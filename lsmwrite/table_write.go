@@ -29,9 +29,6 @@ type Options struct {
 	// Now is the clock for file creation times and the commit (tests);
 	// time.Now when nil.
 	Now func() time.Time
-	// BeforeCommitAttempt is passed to the committer
-	// (snapshot.CommitOptions.BeforeAttempt): a transaction's conflict check.
-	BeforeCommitAttempt func(ctx context.Context, latest *snapshot.Snapshot) error
 }
 
 // bucketMode is how rows are spread over buckets (Java BucketMode).
@@ -733,7 +730,6 @@ func (w *TableWrite) Commit(ctx context.Context) (*snapshot.Snapshot, error) {
 		_ = w.Abort(ctx)
 		return nil, err
 	}
-	co.BeforeAttempt = w.opts.BeforeCommitAttempt
 	s, err := snapshot.NewCommitter(w.st, co).Commit(ctx, w.sch.ID, ch)
 	if err != nil {
 		if errors.Is(err, snapshot.ErrConflict) {
@@ -742,13 +738,15 @@ func (w *TableWrite) Commit(ctx context.Context) (*snapshot.Snapshot, error) {
 		return nil, err
 	}
 	if s != nil && w.needsLevel0Compaction() {
-		return w.compactLevel0After(ctx, s, w.touchedBuckets())
+		return w.compactLevel0After(ctx, s, w.Buckets())
 	}
 	return s, nil
 }
 
-// touchedBuckets lists the (partition, bucket) pairs the write wrote to.
-func (w *TableWrite) touchedBuckets() []BucketRef {
+// Buckets lists the (partition, bucket) pairs the write has written to, in
+// partition then bucket order: after a commit, the buckets automatic
+// compaction looks at.
+func (w *TableWrite) Buckets() []BucketRef {
 	var out []BucketRef
 	for _, p := range w.partOrder {
 		bks := make([]int32, 0, len(p.buckets))

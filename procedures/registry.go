@@ -4,6 +4,7 @@ package procedures
 // procedure in this package).
 func Default() *Registry {
 	return NewRegistry(
+		Compact,
 		CreateTag, DeleteTag, RenameTag,
 		ExpireSnapshots, RemoveOrphanFiles,
 		RollbackTo, Rollback,

@@ -3,9 +3,10 @@ package provider
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
 
 	"github.com/lakesql/lakesql/internal/kv"
 	"github.com/lakesql/lakesql/internal/schema"
@@ -20,10 +21,6 @@ var (
 	_ sql.RowReplacer      = (*editor)(nil)
 	_ sql.RowUpdater       = (*editor)(nil)
 )
-
-// Statements that need to know whether a key exists: everything else on a
-// primary-key table is a blind upsert through the merge engine, as in Paimon.
-var lookupInsert = regexp.MustCompile(`(?is)^\s*(/\*.*?\*/\s*)*INSERT\s+(IGNORE\b|.*\bON\s+DUPLICATE\s+KEY\s+UPDATE\b)`)
 
 type editMode uint8
 
@@ -50,8 +47,8 @@ type editor struct {
 	// firstRow: a first-row table, whose rows an UPDATE cannot change.
 	firstRow bool
 	keyIdx   []int
-	oldKey      []byte
-	newKey      []byte
+	oldKey   []byte
+	newKey   []byte
 }
 
 func (t *Table) newEditor(ctx *sql.Context, mode editMode) *editor {
@@ -62,7 +59,7 @@ func (t *Table) newEditor(ctx *sql.Context, mode editMode) *editor {
 	if t.tt != (lsmread.TimeTravel{}) || t.ro || len(t.name) != len(t.base) && !t.isBranch() {
 		e.err = fmt.Errorf("lakesql: %s is read-only (a past snapshot or a system view)", t.name)
 	}
-	if mode == modeInsert && len(t.sch.PrimaryKeys) > 0 && lookupInsert.MatchString(ctx.Query()) {
+	if mode == modeInsert && len(t.sch.PrimaryKeys) > 0 && t.lookupInsert {
 		e.lookup = true
 	}
 	if (mode == modeUpdate || mode == modeDelete) && len(t.sch.PrimaryKeys) == 0 && !deletionVectors(t.sch) {
@@ -72,6 +69,44 @@ func (t *Table) newEditor(ctx *sql.Context, mode editMode) *editor {
 		e.firstRow = mergeEngine(t.sch) == schema.MergeEngineFirstRow
 	}
 	return e
+}
+
+// markLookupInsert marks the destination of INSERT IGNORE and INSERT … ON
+// DUPLICATE KEY UPDATE (GMS's InsertInto says which it is): its editor
+// looks each key up, since only these statements need to know whether a
+// key exists; every other INSERT on a primary-key table is a blind upsert
+// through the merge engine, as in Paimon. REPLACE is an upsert too, and
+// LOAD DATA keeps the upsert of its rows whatever its IGNORE says.
+func markLookupInsert(n *plan.InsertInto) (*plan.InsertInto, bool, error) {
+	if n.IsReplace || !n.Ignore && len(n.OnDupExprs) == 0 {
+		return n, false, nil
+	}
+	if _, ok := n.Source.(*plan.LoadData); ok {
+		return n, false, nil
+	}
+	dst, same, err := transform.Node(n.Destination, func(c sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		rt, ok := c.(*plan.ResolvedTable)
+		if !ok {
+			return c, transform.SameTree, nil
+		}
+		t, ok := sql.GetUnderlyingTable(rt.Table).(*Table)
+		if !ok || t.lookupInsert {
+			return c, transform.SameTree, nil
+		}
+		mt := t.copy()
+		mt.lookupInsert = true
+		nt, err := rt.WithTable(mt)
+		if err != nil {
+			return nil, transform.SameTree, err
+		}
+		return nt, transform.NewTree, nil
+	})
+	if err != nil || same == transform.SameTree {
+		return n, false, err
+	}
+	out := *n
+	out.Destination = dst
+	return &out, true, nil
 }
 
 func (t *Table) isBranch() bool {

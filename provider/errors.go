@@ -2,21 +2,201 @@ package provider
 
 import (
 	"errors"
+	"fmt"
+	"regexp"
+	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/lakesql/lakesql/lsmread"
+	"github.com/lakesql/lakesql/lsmwrite"
+	"github.com/lakesql/lakesql/snapshot"
 )
 
-// mapError turns engine errors into GMS error kinds, so clients see MySQL
-// error codes. Errors without a better code stay as they are (1105).
+// The one mapping of errors to MySQL's error codes and SQLSTATEs. Errors
+// are matched by identity (errors.Is, GMS error kinds' Is), first match
+// wins. SQLError applies it at the GMS boundary (the server's handlers, the
+// session's commit, the statement fronts); mapError applies it to the
+// errors a table hands GMS, which passes a *mysql.SQLError through as it is.
+var errorCodes = []struct {
+	is    func(error) bool
+	code  int
+	state string
+	// msg is the message; nil keeps err.Error().
+	msg func(error) string
+}{
+	{isErr(ErrConflict), mysql.ERLockDeadlock, mysql.SSLockDeadlock, func(err error) string { return sql.ErrLockDeadlock.New(err.Error()).Error() }},
+	{isErr(lsmwrite.ErrReadConflict), mysql.ERLockDeadlock, mysql.SSLockDeadlock, func(err error) string { return sql.ErrLockDeadlock.New(err.Error()).Error() }},
+	{isErr(snapshot.ErrSchemaConflict), mysql.ERLockDeadlock, mysql.SSLockDeadlock, nil},
+	{isErr(ErrReadOnly), mysql.EROptionPreventsStatement, mysql.SSUnknownSQLState, readOnlyMessage},
+	{sql.ErrReadOnly.Is, mysql.EROptionPreventsStatement, mysql.SSUnknownSQLState, readOnlyMessage},
+	{sql.ErrReadOnlyTransaction.Is, 1792, "25006", nil}, // ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION
+	{isErr(ErrInvalidOptionValue), mysql.ERWrongValueForVar, mysql.SSClientError, nil},
+	{sql.ErrTableAlreadyExists.Is, mysql.ERTableExists, "42S01", nil},
+	{sql.ErrTableNotFound.Is, mysql.ERNoSuchTable, mysql.SSUnknownTable, nil},
+	{sql.ErrDatabaseNotFound.Is, mysql.ERBadDb, mysql.SSClientError, nil},
+	{sql.ErrDatabaseExists.Is, mysql.ERDbCreateExists, mysql.SSUnknownSQLState, nil},
+	{func(err error) bool { return sql.ErrColumnExists.Is(err) || sql.ErrDuplicateColumn.Is(err) }, mysql.ERDupFieldName, mysql.SSDupFieldName, nil},
+	{sql.ErrTableColumnNotFound.Is, mysql.ERBadFieldError, mysql.SSBadFieldError, nil},
+	{isErr(lsmread.ErrInvalidScan), mysql.ERBadFieldError, mysql.SSBadFieldError, nil},
+	// GMS's own kinds it maps itself (sql.CastSQLError) come after these.
+}
+
+func isErr(target error) func(error) bool {
+	return func(err error) bool { return errors.Is(err, target) }
+}
+
+func readOnlyMessage(error) string {
+	return "The lakesql server is running with the --read-only option so it cannot execute this statement"
+}
+
+// sqlStates are MySQL's SQLSTATEs of the error codes lakesql returns, for
+// errors sent with the generic HY000 (GMS sets few states).
+var sqlStates = map[int]string{
+	mysql.ERNoSuchTable:          mysql.SSUnknownTable, // 42S02
+	mysql.ERBadTable:             mysql.SSUnknownTable,
+	1109:                         mysql.SSUnknownTable, // ER_UNKNOWN_TABLE
+	mysql.ERBadDb:                mysql.SSClientError,  // 42000
+	mysql.ERBadFieldError:        mysql.SSBadFieldError,
+	mysql.ERParseError:           mysql.SSClientError,
+	mysql.ERSyntaxError:          mysql.SSClientError,
+	mysql.ERNotSupportedYet:      mysql.SSClientError,
+	1065:                         mysql.SSClientError, // ER_EMPTY_QUERY
+	1305:                         mysql.SSClientError, // ER_SP_DOES_NOT_EXIST
+	mysql.ERTableExists:          "42S01",
+	mysql.ERDupFieldName:         mysql.SSDupFieldName,
+	mysql.ERDupEntry:             mysql.SSDupKey,
+	mysql.ERBadNullError:         mysql.SSConstraintViolation,
+	mysql.ERLockDeadlock:         mysql.SSLockDeadlock,
+	mysql.ERDataTooLong:          mysql.SSDataTooLong,
+	mysql.ERDataOutOfRange:       mysql.SSDataOutOfRange,
+	1264:                         mysql.SSDataOutOfRange, // ER_WARN_DATA_OUT_OF_RANGE
+	mysql.ERTruncatedWrongValue:  "22007",
+	mysql.ERWrongValueCountOnRow: mysql.SSWrongValueCountOnRow,
+	1792:                         "25006", // ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION
+}
+
+// Errors that go-mysql-server raises and converts to 1105 itself
+// (sql.CastSQLError inside its handler) before lakesql sees them: only
+// their text is left, so they are known by it. Every other error is mapped
+// by identity (errorCodes).
+var (
+	gmsAsOfStruct = regexp.MustCompile(`(?s)^expression .* cannot be used in AS OF`)
+	gmsOutOfRange = regexp.MustCompile(`(?s)^(.{0,80}).* out of range for (\w+)$`)
+	gmsTooLong    = regexp.MustCompile(`(?s)^string '.*' is too large for column '(.*)'$`)
+	gmsBadTime    = regexp.MustCompile(`(?s)^Incorrect (date|datetime|time|timestamp) value: `)
+)
+
+func fromGMSText(msg string) (code int, state, newMsg string, ok bool) {
+	switch {
+	case strings.HasPrefix(msg, "syntax error at position"):
+		return mysql.ERParseError, mysql.SSClientError, msg, true
+	case strings.Contains(msg, "could not be found in any table in scope"),
+		strings.HasPrefix(msg, "column \"") && strings.Contains(msg, "could not be found"):
+		return mysql.ERBadFieldError, mysql.SSBadFieldError, msg, true
+	case strings.HasPrefix(msg, "expected ON DUPLICATE KEY ... VALUES() to reference a column"):
+		// sqlengine/builtins rewrites VALUES(col) of a table column in
+		// INSERT … SELECT (GMS binds it only for INSERT … VALUES): what
+		// is left names no column of the table.
+		return mysql.ERBadFieldError, mysql.SSBadFieldError, msg, true
+	case strings.HasPrefix(msg, "ambiguous column name"):
+		return mysql.ERNonUniq, mysql.SSConstraintViolation, msg, true
+	case strings.HasSuffix(msg, "is a read only variable"):
+		return mysql.ERIncorrectGlobalLocalVar, mysql.SSUnknownSQLState, msg, true
+	case msg == "database does not support temporary tables":
+		return mysql.ERNotSupportedYet, mysql.SSClientError,
+			"lakesql: CREATE TEMPORARY TABLE is not supported: Paimon catalogs have no temporary tables", true
+	case strings.Contains(msg, sql.ErrReadOnly.New().Error()):
+		return mysql.EROptionPreventsStatement, mysql.SSUnknownSQLState, readOnlyMessage(nil), true
+	case gmsTooLong.MatchString(msg):
+		m := gmsTooLong.FindStringSubmatch(msg)
+		return mysql.ERDataTooLong, mysql.SSDataTooLong, fmt.Sprintf("Data too long for column '%s'", truncate(m[1], 64)), true
+	case gmsOutOfRange.MatchString(msg) && !strings.Contains(msg, "\n"):
+		return mysql.ERWarnDataOutOfRange, mysql.SSDataOutOfRange, "Out of range value: " + truncate(msg, 200), true
+	case gmsBadTime.MatchString(msg):
+		return mysql.ERTruncatedWrongValue, "22007", msg, true
+	case gmsAsOfStruct.MatchString(msg):
+		return mysql.ERWrongArguments, mysql.SSUnknownSQLState,
+			"lakesql: the AS OF value cannot be evaluated to a snapshot id, tag name or timestamp; FOR TIMESTAMP AS OF takes epoch seconds (0 to 32536771199) or a 'YYYY-MM-DD hh:mm:ss' literal", true
+	}
+	return 0, "", "", false
+}
+
+// maxErrorMessage is MySQL's MYSQL_ERRMSG_SIZE.
+const maxErrorMessage = 512
+
+// SQLError returns the error a MySQL client gets for err: a
+// *mysql.SQLError with MySQL's code, SQLSTATE and a message of at most 512
+// bytes. lakesql's errors are mapped by identity (errorCodes), then GMS's
+// own kinds (sql.CastSQLError), then the texts of errors GMS converted
+// before lakesql saw them; anything else is 1105. It is idempotent, so
+// every layer of the handler chain may apply it.
+func SQLError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var se *mysql.SQLError
+	if !errors.As(err, &se) {
+		if c, ok := codeFor(err); ok {
+			se = c
+		} else {
+			se = sql.CastSQLError(err)
+		}
+	}
+	code, state, msg := se.Num, se.State, se.Message
+	if code == mysql.ERUnknownError {
+		if c, s, m, ok := fromGMSText(msg); ok {
+			code, state, msg = c, s, m
+		}
+	}
+	if state == "" || state == mysql.SSUnknownSQLState {
+		if s, ok := sqlStates[code]; ok {
+			state = s
+		}
+	}
+	if state == "" {
+		state = mysql.SSUnknownSQLState
+	}
+	if len(msg) > maxErrorMessage {
+		msg = truncate(msg, maxErrorMessage-3) + "..."
+	}
+	if code == se.Num && state == se.State && msg == se.Message {
+		return se
+	}
+	return mysql.NewSQLError(code, state, "%s", msg)
+}
+
+// codeFor maps err by identity.
+func codeFor(err error) (*mysql.SQLError, bool) {
+	for _, c := range errorCodes {
+		if c.is(err) {
+			msg := err.Error()
+			if c.msg != nil {
+				msg = c.msg(err)
+			}
+			return mysql.NewSQLError(c.code, c.state, "%s", msg), true
+		}
+	}
+	return nil, false
+}
+
+// mapError gives the errors a table hands GMS (planning, reading) their
+// MySQL code when errorCodes knows them; others stay as they are (GMS
+// checks some, like a cancelled context, itself).
 func mapError(err error) error {
 	if err == nil {
 		return nil
 	}
-	switch {
-	case errors.Is(err, lsmread.ErrInvalidScan):
-		return sql.ErrColumnNotFound.New(err.Error())
+	if se, ok := codeFor(err); ok {
+		return se
 	}
 	return err
+}
+
+// Unsupported is the error of a statement lakesql parsed but cannot do
+// (1105 with a "lakesql: …" message saying what); it wraps
+// ErrUnsupportedDDL.
+func Unsupported(format string, args ...any) error {
+	return ddlErr(ErrUnsupportedDDL, format, args...)
 }

@@ -91,11 +91,7 @@ func (v *sysSnapView) manifestMetas(ctx context.Context) ([]manifest.ManifestFil
 	}
 	var metas []manifest.ManifestFileMeta
 	for _, list := range []string{v.snap.BaseManifestList, v.snap.DeltaManifestList} {
-		data, err := v.st.ReadAll(ctx, manifest.Path(list))
-		if err != nil {
-			return nil, fmt.Errorf("read manifest list %s: %w", list, err)
-		}
-		ms, err := manifest.ReadManifestList(data, list)
+		ms, err := snapshot.CachedManifestList(ctx, v.st, list)
 		if err != nil {
 			return nil, err
 		}
@@ -599,14 +595,10 @@ func newTableIndexesTable(e *sysTableEnv) (*sysTable, error) {
 			return nil, nil
 		}
 		name := *v.snap.IndexManifest
-		data, err := v.st.ReadAll(ctx, manifest.Path(name))
+		entries, err := snapshot.CachedIndexManifest(ctx, v.st, name)
 		if errors.Is(err, storage.ErrNotExist) {
 			return nil, nil // Java: "indexManifest doesn't exist", no rows
 		}
-		if err != nil {
-			return nil, fmt.Errorf("read index manifest %s: %w", name, err)
-		}
-		entries, err := manifest.ReadIndexManifest(data, name)
 		if err != nil {
 			return nil, err
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -116,6 +115,8 @@ type txTable struct {
 	pending *kv.PendingWrites
 	// overwrite, when set, makes the commit an INSERT OVERWRITE.
 	overwrite *txOverwrite
+	// compactor runs the automatic compaction of the buckets a commit wrote.
+	compactor *lsmwrite.AutoCompactor
 }
 
 func txFromContext(ctx *sql.Context) (*Transaction, error) {
@@ -137,7 +138,8 @@ func (tx *Transaction) table(ctx context.Context, t *Table) (*txTable, error) {
 	if tt, ok := tx.tables[key]; ok {
 		return tt, nil
 	}
-	tt := &txTable{st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, pending: kv.NewPendingWrites(t.sch)}
+	tt := &txTable{st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, pending: kv.NewPendingWrites(t.sch),
+		compactor: t.db.p.opts.Compactor}
 	if id, ok, err := t.lt.Snapshots().LatestID(ctx); err != nil {
 		return nil, err
 	} else if ok {
@@ -161,7 +163,8 @@ func (tx *Transaction) noteRead(t *Table, id snapshot.SnapshotID) {
 		}
 		return
 	}
-	tx.tables[key] = &txTable{st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, base: id, pending: kv.NewPendingWrites(t.sch)}
+	tx.tables[key] = &txTable{st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, base: id, pending: kv.NewPendingWrites(t.sch),
+		compactor: t.db.p.opts.Compactor}
 	tx.order = append(tx.order, key)
 }
 
@@ -222,144 +225,30 @@ func (tx *Transaction) Rollback() {
 	tx.order = nil
 }
 
-// errRebase stops a commit attempt whose files were written against an
-// older snapshot than the latest: they are rewritten on the new base, so
-// their sequence numbers follow every record already committed (the later
-// commit wins, as a single writer's would).
-var errRebase = errors.New("lakesql: table changed, rewriting on the new snapshot")
-
-// maxRebases bounds how often a commit is rewritten on a newer snapshot.
-const maxRebases = 20
-
+// commit writes the table's records and commits them as one snapshot
+// (lsmwrite.CommitTransaction: one retry loop, in snapshot's committer,
+// rewriting the files on a newer base when a concurrent commit added
+// records). The conflict predicate is the keys the transaction read since
+// base; a conflict is ErrConflict (MySQL 1213).
 func (tt *txTable) commit(ctx context.Context, ops []kv.KeyValue) error {
-	for attempt := 0; ; attempt++ {
-		err := tt.commitOnce(ctx, ops)
-		if !errors.Is(err, errRebase) {
-			return err
-		}
-		if attempt >= maxRebases {
-			return fmt.Errorf("%w: table %s: too many concurrent commits", ErrConflict, tt.name)
-		}
+	c := lsmwrite.TxCommit{
+		Schema:   tt.sch,
+		Records:  ops,
+		ReadBase: tt.base,
+		Options:  lsmwrite.Options{Branch: tt.lt.BranchName()},
 	}
-}
-
-func (tt *txTable) commitOnce(ctx context.Context, ops []kv.KeyValue) error {
-	base, err := tt.lt.Snapshots().Latest(ctx)
-	if errors.Is(err, snapshot.ErrSnapshotNotFound) {
-		base, err = nil, nil
-	}
-	if err != nil {
-		return err
-	}
-	opts := lsmwrite.Options{Branch: tt.lt.BranchName()}
-	// Checked before every commit attempt, against the snapshot the attempt
-	// builds on; the attempt then publishes latest+1 atomically, so nothing
-	// can commit in between unseen.
-	opts.BeforeCommitAttempt = func(ctx context.Context, latest *snapshot.Snapshot) error {
-		if tt.pending.ReadKeys() && latest != nil && latest.ID > tt.base {
-			if err := tt.checkConflicts(ctx, latest); err != nil {
-				return err
-			}
-		}
-		if (latest == nil) != (base == nil) || latest != nil && latest.ID != base.ID {
-			return errRebase
-		}
-		return nil
-	}
-	w, err := lsmwrite.NewTableWrite(ctx, tt.st, tt.sch, base, opts)
-	if err != nil {
-		return fmt.Errorf("table %s: %w", tt.name, err)
+	if tt.pending.ReadKeys() {
+		c.ReadKey = tt.pending.ReadKey
 	}
 	if tt.overwrite != nil {
-		if err := w.SetOverwrite(tt.overwrite.static, tt.overwrite.dynamic); err != nil {
-			w.Abort(ctx)
-			return err
-		}
+		c.Overwrite = &lsmwrite.TxOverwrite{Static: tt.overwrite.static, Dynamic: tt.overwrite.dynamic}
 	}
-	// A retraction and a later record of the same key must not meet in
-	// the write buffer: its merge function would fold them without the
-	// committed row (a retracted aggregate, a partial update's NULL). Such
-	// records go to separate level-0 files, merged in order at read time.
-	idx := tt.pending.KeyIndexes()
-	seen := map[string]bool{}
-	retracted := map[string]bool{}
-	var kb []byte
-	for _, op := range ops {
-		if len(tt.sch.PrimaryKeys) > 0 {
-			kb = kv.AppendKey(kb[:0], op.Value, idx)
-			k := string(kb)
-			retract := op.Kind == kv.UpdateBefore || op.Kind == kv.Delete
-			if seen[k] && (retract || retracted[k]) {
-				if err := w.Flush(ctx); err != nil {
-					w.Abort(ctx)
-					return fmt.Errorf("table %s: %w", tt.name, err)
-				}
-				clear(seen)
-				clear(retracted)
-			}
-			seen[k] = true
-			if retract {
-				retracted[k] = true
-			}
-		}
-		if err := w.Write(ctx, op.Kind, op.Value); err != nil {
-			w.Abort(ctx)
-			return fmt.Errorf("table %s: %w", tt.name, err)
-		}
-	}
-	if _, err := w.Commit(ctx); err != nil {
-		// Files are deleted only when no snapshot can reference them; on
-		// other errors the publish may have happened, so they stay.
-		if errors.Is(err, errRebase) {
-			w.Abort(ctx)
-			return err
-		}
-		if errors.Is(err, snapshot.ErrConflict) || errors.Is(err, ErrConflict) {
-			w.Abort(ctx)
+	c.Compactor = tt.compactor
+	if _, err := lsmwrite.CommitTransaction(ctx, tt.st, c); err != nil {
+		if errors.Is(err, snapshot.ErrConflict) {
 			return fmt.Errorf("%w: table %s: %w", ErrConflict, tt.name, err)
 		}
 		return fmt.Errorf("table %s: %w", tt.name, err)
 	}
 	return nil
 }
-
-// checkConflicts fails when a snapshot committed after the transaction's
-// base may have changed a key whose new value the transaction computed from
-// what it read. It reads the keys of every row the newer snapshots added to
-// the table and intersects them with readKeys.
-func (tt *txTable) checkConflicts(ctx context.Context, latest *snapshot.Snapshot) error {
-	p, err := tt.lt.Plan(ctx, lsmread.ScanSpec{Delta: &lsmread.DeltaRange{After: tt.base, Upto: latest.ID}})
-	if err != nil {
-		return err
-	}
-	r, err := p.NewReader()
-	if err != nil {
-		return err
-	}
-	keyIdx := tt.pending.KeyIndexes()
-	var key []byte
-	for _, split := range p.Splits {
-		it, err := r.Read(ctx, split)
-		if err != nil {
-			return err
-		}
-		for {
-			row, err := it.Next()
-			if err != nil {
-				it.Close()
-				if isEOF(err) {
-					break
-				}
-				return err
-			}
-			if key = kv.AppendKey(key[:0], row, keyIdx); tt.pending.ReadKey(key) {
-				it.Close()
-				return fmt.Errorf("%w: table %s: a row this transaction read was changed by snapshot(s) %d..%d committed after it started",
-					ErrConflict, tt.name, tt.base+1, latest.ID)
-			}
-		}
-	}
-	return nil
-}
-
-func isEOF(err error) bool { return errors.Is(err, io.EOF) }

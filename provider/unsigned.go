@@ -4,9 +4,6 @@ import (
 	"math"
 	"strings"
 
-	"github.com/dolthub/go-mysql-server/sql"
-	"github.com/dolthub/vitess/go/sqltypes"
-
 	"github.com/lakesql/lakesql/internal/schema"
 )
 
@@ -38,23 +35,6 @@ var unsignedTypes = map[string]struct {
 	"mediumint": {1<<24 - 1, schema.TypeInt},
 	"int":       {math.MaxUint32, schema.TypeBigInt},
 	"bigint":    {math.MaxUint64, schema.TypeDecimal},
-}
-
-// UnsignedTypeName returns the option value for a GMS unsigned integer type.
-func UnsignedTypeName(t sql.Type) (string, bool) {
-	switch t.Type() {
-	case sqltypes.Uint8:
-		return "tinyint", true
-	case sqltypes.Uint16:
-		return "smallint", true
-	case sqltypes.Uint24:
-		return "mediumint", true
-	case sqltypes.Uint32:
-		return "int", true
-	case sqltypes.Uint64:
-		return "bigint", true
-	}
-	return "", false
 }
 
 // unsignedLimits returns, per field index, the largest value an UNSIGNED

@@ -67,12 +67,6 @@ type CommitOptions struct {
 	// MaxRetries is commit.max-retries: attempts after a lost race before
 	// giving up (0: 10; negative: no retry).
 	MaxRetries int
-	// BeforeAttempt, when set, is called before every attempt with the
-	// snapshot the attempt builds on (nil for an empty table); an error
-	// aborts the commit. Transactions use it to check that nothing they
-	// read changed up to that snapshot: the attempt then publishes
-	// latest+1 atomically, so no commit can slip in between.
-	BeforeAttempt func(ctx context.Context, latest *Snapshot) error
 	// MinRetryWait and MaxRetryWait bound the jittered exponential sleep
 	// between attempts (commit.min-retry-wait 10ms, commit.max-retry-wait
 	// 10s).
@@ -167,7 +161,7 @@ func (e *uncertainError) Unwrap() error { return e.err }
 // Commit writes the manifests, manifest lists, index manifest and snapshot
 // N+1 of changes and publishes the snapshot atomically
 // (Storage.CreateIfNotExists of snapshot/snapshot-N+1). It returns the new
-// snapshot.
+// snapshot. It is CommitEach with changes that apply to any base.
 //
 // A lost race (another writer published N+1 first) is retried on the new
 // latest snapshot, re-planning the overwrite deletions, the conflict check
@@ -185,34 +179,38 @@ func (e *uncertainError) Unwrap() error { return e.err }
 // schemaID is the schema the changes were written with; it gives the
 // partition and key types when CommitOptions leave them nil. The snapshot
 // records the latest schema id of the branch (at least schemaID).
-func (c *Committer) Commit(ctx context.Context, schemaID schema.SchemaID, changes *CommitChanges) (s *Snapshot, err error) {
-	start, attempts, published := time.Now(), 0, false
-	defer func() { c.observeCommit(ctx, start, changes, s, published, attempts, err) }() // commit_observe.go
+func (c *Committer) Commit(ctx context.Context, schemaID schema.SchemaID, changes *CommitChanges) (*Snapshot, error) {
 	if changes == nil {
 		return nil, errors.New("snapshot: commit: nil changes")
 	}
-	kind, err := effectiveKind(changes)
-	if err != nil {
-		return nil, err
-	}
-	if len(changes.Entries) == 0 && len(changes.IndexChanges) == 0 &&
-		len(changes.ChangelogEntries) == 0 && changes.OverwritePartitions == nil {
-		s, err := c.snaps.Latest(ctx)
-		if errors.Is(err, ErrSnapshotNotFound) {
-			return nil, nil
-		}
-		return s, err
-	}
-	if err := validateEntries(changes); err != nil {
-		return nil, err
-	}
-	plan, err := c.newPlan(ctx, schemaID, changes, kind)
-	if err != nil {
-		return nil, err
-	}
+	return c.CommitEach(ctx, schemaID, func(context.Context, *Snapshot) (*CommitChanges, error) { return changes, nil })
+}
 
-	checkFrom := SnapshotID(0) // first id an earlier attempt could have published
-	var lastErr error
+// Prepare returns the changes to commit on latest, the snapshot an attempt
+// builds on (nil for an empty table): the same *CommitChanges as for the
+// previous attempt when they still apply to latest, or new ones (the caller
+// wrote its files again for this base, and removes the files of the
+// changes it replaced). An error aborts the commit. A transaction also
+// checks here that nothing it read changed up to latest: the attempt then
+// publishes latest+1 atomically, so no commit can slip in between.
+type Prepare func(ctx context.Context, latest *Snapshot) (*CommitChanges, error)
+
+// CommitEach is the one commit loop: before every attempt it asks prepare
+// for the changes to commit on the latest snapshot, then tries to publish
+// them as latest+1, retrying lost races as Commit describes. Changes keep
+// their CommitUser, CommitIdentifier and kind across attempts (an earlier
+// attempt's success is recognized by them). When the first attempt's
+// changes are empty, no snapshot is made and the latest one is returned.
+func (c *Committer) CommitEach(ctx context.Context, schemaID schema.SchemaID, prepare Prepare) (s *Snapshot, err error) {
+	start, attempts, published := time.Now(), 0, false
+	var (
+		changes   *CommitChanges
+		kind      CommitKind
+		plan      *commitPlan
+		checkFrom SnapshotID // first id an earlier attempt could have published
+		lastErr   error
+	)
+	defer func() { c.observeCommit(ctx, start, changes, s, published, attempts, err) }() // commit_observe.go
 	for attempt := 0; ; attempt++ {
 		attempts = attempt + 1
 		if attempt > 0 {
@@ -221,40 +219,71 @@ func (c *Committer) Commit(ctx context.Context, schemaID schema.SchemaID, change
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		latest, err := c.snaps.Latest(ctx)
-		if errors.Is(err, ErrSnapshotNotFound) {
-			latest, err = nil, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("snapshot: commit: %w", err)
-		}
-		if attempt > 0 {
-			s, err := c.findCommitted(ctx, checkFrom, latest, changes, kind)
-			if err != nil || s != nil {
-				published = s != nil
-				return s, err
+		// One attempt, under the table's commit lock (commit_lock.go):
+		// writers of this process take turns instead of racing.
+		done, s, err := func() (bool, *Snapshot, error) {
+			unlock := lockCommits(c.st.URL() + "#" + c.opts.Branch)
+			defer unlock()
+			latest, err := c.snaps.Latest(ctx)
+			if errors.Is(err, ErrSnapshotNotFound) {
+				latest, err = nil, nil
 			}
-		}
-		if checkFrom == 0 {
-			checkFrom = FirstSnapshotID
-			if latest != nil {
-				checkFrom = latest.ID + 1
+			if err != nil {
+				return true, nil, fmt.Errorf("snapshot: commit: %w", err)
 			}
-		}
-		if c.opts.BeforeAttempt != nil {
-			if err := c.opts.BeforeAttempt(ctx, latest); err != nil {
-				return nil, err
+			if attempt > 0 {
+				s, err := c.findCommitted(ctx, checkFrom, latest, changes, kind)
+				if err != nil || s != nil {
+					published = s != nil
+					return true, s, err
+				}
 			}
-		}
-		s, err := plan.tryCommitOnce(ctx, latest)
-		if err == nil {
-			c.writeHints(ctx, s)
-			published = true
-			return s, nil
-		}
-		var uncertain *uncertainError
-		if !errors.Is(err, errLostRace) && !errors.As(err, &uncertain) {
-			return nil, err
+			if checkFrom == 0 {
+				checkFrom = FirstSnapshotID
+				if latest != nil {
+					checkFrom = latest.ID + 1
+				}
+			}
+			next, err := prepare(ctx, latest)
+			if err != nil {
+				return true, nil, err
+			}
+			if next == nil {
+				return true, nil, errors.New("snapshot: commit: nil changes")
+			}
+			if next != changes {
+				if changes != nil && (next.CommitUser != changes.CommitUser || next.CommitIdentifier != changes.CommitIdentifier) {
+					return true, nil, errors.New("snapshot: commit: prepared changes of another commit user or identifier")
+				}
+				if kind, err = effectiveKind(next); err != nil {
+					return true, nil, err
+				}
+				if attempt == 0 && len(next.Entries) == 0 && len(next.IndexChanges) == 0 &&
+					len(next.ChangelogEntries) == 0 && next.OverwritePartitions == nil {
+					return true, latest, nil
+				}
+				if err := validateEntries(next); err != nil {
+					return true, nil, err
+				}
+				if plan, err = c.newPlan(ctx, schemaID, next, kind); err != nil {
+					return true, nil, err
+				}
+				changes = next
+			}
+			s, err := plan.tryCommitOnce(ctx, latest)
+			if err == nil {
+				c.writeHints(ctx, s)
+				published = true
+				return true, s, nil
+			}
+			var uncertain *uncertainError
+			if !errors.Is(err, errLostRace) && !errors.As(err, &uncertain) {
+				return true, nil, err
+			}
+			return false, nil, err
+		}()
+		if done {
+			return s, err
 		}
 		lastErr = err
 		if attempt >= c.opts.MaxRetries {

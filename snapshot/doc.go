@@ -29,7 +29,12 @@
 //
 // Committer.Commit (commit*.go, Java's FileStoreCommitImpl) writes snapshot
 // N of a branch; SchemaManager.Commit follows the same contract for
-// schema-N. One attempt on the latest snapshot S (N = S+1, or 1):
+// schema-N. Committer.CommitEach is the one retry loop of every data
+// commit: before each attempt it asks the writer's Prepare for the changes
+// to commit on the latest snapshot (a transaction checks its read keys
+// there and writes its files again when they no longer follow the latest
+// records; lsmwrite.CommitTransaction). One attempt on the latest snapshot
+// S (N = S+1, or 1):
 //
 //  1. Plan: an OVERWRITE adds DELETE entries for every live file and index
 //     file of the overwritten partitions. An APPEND with DELETE entries or
@@ -51,7 +56,10 @@
 //  4. Publish: Storage.CreateIfNotExists(snapshot/snapshot-N). Readers see
 //     either no file or the complete file; everything it references was
 //     written before.
-//  5. Of all writers racing for snapshot-N exactly one succeeds. A loser
+//  5. Of all writers racing for snapshot-N exactly one succeeds. Writers in
+//     one process take turns instead (a per-table lock held from reading
+//     the latest snapshot to publishing, commit_lock.go), so only writers
+//     in different processes race. A loser
 //     deletes the files of its attempt, sleeps (jittered exponential
 //     backoff between commit.min-retry-wait and commit.max-retry-wait),
 //     re-reads the latest snapshot and retries from step 1, up to

@@ -85,56 +85,45 @@ func (c *manifestCache) evictLocked() {
 
 func cacheKey(st storage.Storage, name string) string { return st.URL() + "|" + name }
 
-// CachedManifestList reads (or finds cached) a manifest list.
-func CachedManifestList(ctx context.Context, st storage.Storage, name string) ([]manifest.ManifestFileMeta, error) {
+// cachedRead returns what get finds in the cached record of name, or
+// reads and decodes the file and caches it with set.
+func cachedRead[T any](ctx context.Context, st storage.Storage, name, what string,
+	decode func(data []byte, name string) ([]T, error), get func(cachedManifest) []T, set func([]T) cachedManifest) ([]T, error) {
 	key := cacheKey(st, name)
 	if m, ok := manifests.get(key); ok {
-		return m.lists, nil
+		return get(m), nil
 	}
 	data, err := st.ReadAll(ctx, manifest.Path(name))
 	if err != nil {
-		return nil, fmt.Errorf("snapshot: read manifest list %s: %w", name, err)
+		return nil, fmt.Errorf("snapshot: read %s %s: %w", what, name, err)
 	}
-	ms, err := manifest.ReadManifestList(data, name)
+	out, err := decode(data, name)
 	if err != nil {
 		return nil, err
 	}
-	manifests.put(key, cachedManifest{lists: ms, n: len(ms) + 1})
-	return ms, nil
+	m := set(out)
+	m.n = len(out) + 1
+	manifests.put(key, m)
+	return out, nil
+}
+
+// CachedManifestList reads (or finds cached) a manifest list.
+func CachedManifestList(ctx context.Context, st storage.Storage, name string) ([]manifest.ManifestFileMeta, error) {
+	return cachedRead(ctx, st, name, "manifest list", manifest.ReadManifestList,
+		func(m cachedManifest) []manifest.ManifestFileMeta { return m.lists },
+		func(v []manifest.ManifestFileMeta) cachedManifest { return cachedManifest{lists: v} })
 }
 
 // CachedManifest reads (or finds cached) a manifest file.
 func CachedManifest(ctx context.Context, st storage.Storage, name string) ([]manifest.ManifestEntry, error) {
-	key := cacheKey(st, name)
-	if m, ok := manifests.get(key); ok {
-		return m.entries, nil
-	}
-	data, err := st.ReadAll(ctx, manifest.Path(name))
-	if err != nil {
-		return nil, fmt.Errorf("snapshot: read manifest %s: %w", name, err)
-	}
-	es, err := manifest.ReadManifest(data, name)
-	if err != nil {
-		return nil, err
-	}
-	manifests.put(key, cachedManifest{entries: es, n: len(es) + 1})
-	return es, nil
+	return cachedRead(ctx, st, name, "manifest", manifest.ReadManifest,
+		func(m cachedManifest) []manifest.ManifestEntry { return m.entries },
+		func(v []manifest.ManifestEntry) cachedManifest { return cachedManifest{entries: v} })
 }
 
 // CachedIndexManifest reads (or finds cached) an index manifest.
 func CachedIndexManifest(ctx context.Context, st storage.Storage, name string) ([]manifest.IndexManifestEntry, error) {
-	key := cacheKey(st, name)
-	if m, ok := manifests.get(key); ok {
-		return m.index, nil
-	}
-	data, err := st.ReadAll(ctx, manifest.Path(name))
-	if err != nil {
-		return nil, fmt.Errorf("snapshot: read index manifest %s: %w", name, err)
-	}
-	es, err := manifest.ReadIndexManifest(data, name)
-	if err != nil {
-		return nil, err
-	}
-	manifests.put(key, cachedManifest{index: es, n: len(es) + 1})
-	return es, nil
+	return cachedRead(ctx, st, name, "index manifest", manifest.ReadIndexManifest,
+		func(m cachedManifest) []manifest.IndexManifestEntry { return m.index },
+		func(v []manifest.IndexManifestEntry) cachedManifest { return cachedManifest{index: v} })
 }

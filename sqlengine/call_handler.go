@@ -228,9 +228,9 @@ func callErr(stmt *callStmt, err error) error {
 		errors.Is(err, snapshot.ErrInvalidName), errors.Is(err, snapshot.ErrInvalidConfig):
 		return mysql.NewSQLError(1210, mysql.SSUnknownSQLState, "Incorrect arguments to %s: %s", name, trimSentinel(msg))
 	case sql.ErrReadOnlyTransaction.Is(err), sql.ErrReadOnly.Is(err):
-		return writeError(err)
+		return provider.SQLError(err)
 	}
-	return sqlError(err)
+	return provider.SQLError(err)
 }
 
 // trimSentinel drops a leading "package: sentinel: " from a message.

@@ -52,9 +52,9 @@ func (h *ddlHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, 
 		return err
 	}
 	if done, err := h.tryDDL(ctx, c, query, callback, false); done {
-		return finalError(err)
+		return provider.SQLError(err)
 	}
-	return finalError(h.Handler.ComQuery(ctx, c, query, callback))
+	return provider.SQLError(h.Handler.ComQuery(ctx, c, query, callback))
 }
 
 func (h *ddlHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
@@ -72,11 +72,11 @@ func (h *ddlHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query str
 			return "", err
 		}
 		if done, err := h.tryDDL(ctx, c, first, callback, strings.TrimSpace(rest) != ""); done {
-			return rest, finalError(err)
+			return rest, provider.SQLError(err)
 		}
 	}
 	rest, err = h.Handler.ComMultiQuery(ctx, c, query, callback)
-	return rest, finalError(err)
+	return rest, provider.SQLError(err)
 }
 
 // tryDDL executes query when it is a statement of the DDL front; done is
@@ -87,8 +87,8 @@ func (h *ddlHandler) tryDDL(ctx context.Context, c *mysql.Conn, query string, ca
 		return false, nil
 	}
 	if perr != nil {
-		if errors.Is(perr, errUnsupported) {
-			return true, sqlError(perr)
+		if errors.Is(perr, provider.ErrUnsupportedDDL) {
+			return true, provider.SQLError(perr)
 		}
 		if _, verr := sqlparser.Parse(query); verr == nil {
 			return false, nil
@@ -102,16 +102,16 @@ func (h *ddlHandler) tryDDL(ctx context.Context, c *mysql.Conn, query string, ca
 	}()
 	sctx, err := h.s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
 	if err != nil {
-		return true, sqlError(err)
+		return true, provider.SQLError(err)
 	}
 	if _, show := stmt.(*showCreateTableStmt); !show {
 		if err := implicitCommit(sctx); err != nil { // statements.go
-			return true, sqlError(err)
+			return true, provider.SQLError(err)
 		}
 	}
 	res, err := h.execDDL(sctx, stmt)
 	if err != nil {
-		return true, sqlError(err)
+		return true, provider.SQLError(err)
 	}
 	return true, callback(res, more)
 }
@@ -208,7 +208,7 @@ func (s *createTableStmt) tableSchema() (*schema.TableSchema, error) {
 	for _, c := range s.cols {
 		t, err := c.dataType(flink)
 		if err != nil {
-			return nil, fmt.Errorf("%w: column %s: %v", errUnsupported, c.name, err)
+			return nil, provider.Unsupported("column %s: %v", c.name, err)
 		}
 		ts.Fields = append(ts.Fields, schema.DataField{Name: c.name, Type: t.WithNullable(!c.notNull), Description: c.comment})
 		if u, ok := unsignedType(c.typeText); ok { // ddl_types.go
@@ -217,7 +217,7 @@ func (s *createTableStmt) tableSchema() (*schema.TableSchema, error) {
 	}
 	for _, kv := range s.options {
 		if _, dup := ts.Options[kv[0]]; dup {
-			return nil, fmt.Errorf("%w: option '%s' is given twice", errUnsupported, kv[0])
+			return nil, provider.Unsupported("option '%s' is given twice", kv[0])
 		}
 		ts.Options[kv[0]] = kv[1]
 	}
@@ -235,7 +235,7 @@ func (s *alterTableStmt) schemaChanges() ([]provider.SchemaChange, error) {
 	colType := func(c colDef) (schema.DataType, error) {
 		t, err := c.dataType(flink)
 		if err != nil {
-			return t, fmt.Errorf("%w: column %s: %v", errUnsupported, c.name, err)
+			return t, provider.Unsupported("column %s: %v", c.name, err)
 		}
 		return t.WithNullable(!c.notNull), nil
 	}
@@ -248,7 +248,7 @@ func (s *alterTableStmt) schemaChanges() ([]provider.SchemaChange, error) {
 				return nil, err
 			}
 			if a.col.pk {
-				return nil, fmt.Errorf("%w: changing the primary key of a Paimon table is not supported", errUnsupported)
+				return nil, provider.Unsupported("changing the primary key of a Paimon table is not supported")
 			}
 			out = append(out, provider.SchemaChange{Kind: provider.AddColumn, Column: a.col.name, Type: t, Comment: a.col.comment, First: a.first, After: a.after})
 			out = append(out, unsignedChange(a.col))
@@ -300,36 +300,4 @@ func showCreateResult(name, ddl string) *sqltypes.Result {
 			sqltypes.MakeTrusted(querypb.Type_VARCHAR, []byte(ddl)),
 		}},
 	}
-}
-
-// sqlError turns an error of the DDL front or the provider into a MySQL
-// error with the closest code.
-func sqlError(err error) error {
-	var se *mysql.SQLError
-	if errors.As(err, &se) {
-		return se
-	}
-	code, state := mysql.ERUnknownError, mysql.SSUnknownSQLState
-	msg := err.Error()
-	switch {
-	case sql.ErrTableAlreadyExists.Is(err):
-		code, state = mysql.ERTableExists, "42S01"
-	case sql.ErrTableNotFound.Is(err):
-		code, state = mysql.ERNoSuchTable, "42S02"
-	case sql.ErrDatabaseNotFound.Is(err):
-		code, state = mysql.ERBadDb, "42000"
-	case sql.ErrDatabaseExists.Is(err):
-		code = mysql.ERDbCreateExists
-	case sql.ErrColumnExists.Is(err), sql.ErrDuplicateColumn.Is(err):
-		code, state = mysql.ERDupFieldName, "42S21"
-	case sql.ErrTableColumnNotFound.Is(err):
-		code, state = mysql.ERBadFieldError, "42S22"
-	case errors.Is(err, provider.ErrInvalidOptionValue):
-		code, state = mysql.ERWrongValueForVar, "42000"
-	case errors.Is(err, provider.ErrSchemaConflict):
-		code, state = mysql.ERLockDeadlock, "40001"
-	case errors.Is(err, errUnsupported):
-		msg = "lakesql: " + strings.TrimPrefix(strings.TrimPrefix(msg, errUnsupported.Error()), ": ")
-	}
-	return mysql.NewSQLError(code, state, "%s", msg)
 }

@@ -2,8 +2,9 @@ package sqlengine
 
 import (
 	"errors"
-	"fmt"
 	"strings"
+
+	"github.com/lakesql/lakesql/provider"
 )
 
 // The DDL front: a small tokenizer and recursive-descent parser for the DDL
@@ -18,262 +19,6 @@ import (
 
 // errDDLSyntax marks a syntax error of the DDL front (MySQL 1064).
 var errDDLSyntax = errors.New("syntax error")
-
-type tokKind int
-
-const (
-	tokEOF tokKind = iota
-	tokIdent
-	tokQuotedIdent
-	tokString
-	tokNumber
-	tokSymbol
-)
-
-type token struct {
-	kind       tokKind
-	text       string // identifier/symbol/number text, or the unquoted string value
-	start, end int    // byte offsets in the statement
-	exec       int    // n > 0: inside the n-th executable comment /*!…*/
-}
-
-func (t token) String() string {
-	switch t.kind {
-	case tokEOF:
-		return "end of statement"
-	case tokString:
-		return "'" + t.text + "'"
-	case tokQuotedIdent:
-		return "`" + t.text + "`"
-	}
-	return "'" + t.text + "'"
-}
-
-// tokenize splits a statement into tokens, skipping whitespace and comments.
-// The text of an executable comment /*!…*/ (MySQL's, with an optional
-// version number, which is ignored) is tokenized as statement text, its
-// tokens marked with the comment's number: the MySQL form of SHOW CREATE
-// TABLE keeps the Paimon-only parts in /*!99999 … */, which MySQL skips.
-func tokenize(s string) ([]token, error) {
-	var out []token
-	i := 0
-	exec, execs, execStart := 0, 0, 0
-	add := func(t token) {
-		t.exec = exec
-		out = append(out, t)
-	}
-	for i < len(s) {
-		c := s[i]
-		switch {
-		case exec > 0 && c == '*' && i+1 < len(s) && s[i+1] == '/':
-			exec = 0
-			i += 2
-		case exec == 0 && c == '/' && i+2 < len(s) && s[i+1] == '*' && s[i+2] == '!':
-			execs++
-			exec, execStart = execs, i
-			i += 3
-			for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-				i++
-			}
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
-			i++
-		case c == '-' && i+1 < len(s) && s[i+1] == '-', c == '#':
-			for i < len(s) && s[i] != '\n' {
-				i++
-			}
-		case c == '/' && i+1 < len(s) && s[i+1] == '*':
-			j := strings.Index(s[i+2:], "*/")
-			if j < 0 {
-				return nil, fmt.Errorf("%w: unterminated comment at position %d", errDDLSyntax, i)
-			}
-			i += j + 4
-		case c == '\'' || c == '"':
-			var b strings.Builder
-			j := i + 1
-			for {
-				if j >= len(s) {
-					return nil, fmt.Errorf("%w: unterminated string at position %d", errDDLSyntax, i)
-				}
-				if s[j] == c {
-					if j+1 < len(s) && s[j+1] == c {
-						b.WriteByte(c)
-						j += 2
-						continue
-					}
-					break
-				}
-				b.WriteByte(s[j])
-				j++
-			}
-			add(token{kind: tokString, text: b.String(), start: i, end: j + 1})
-			i = j + 1
-		case c == '`':
-			var b strings.Builder
-			j := i + 1
-			for {
-				if j >= len(s) {
-					return nil, fmt.Errorf("%w: unterminated identifier at position %d", errDDLSyntax, i)
-				}
-				if s[j] == '`' {
-					if j+1 < len(s) && s[j+1] == '`' {
-						b.WriteByte('`')
-						j += 2
-						continue
-					}
-					break
-				}
-				b.WriteByte(s[j])
-				j++
-			}
-			add(token{kind: tokQuotedIdent, text: b.String(), start: i, end: j + 1})
-			i = j + 1
-		case isIdentByte(c) && !(c >= '0' && c <= '9'):
-			j := i
-			for j < len(s) && isIdentByte(s[j]) {
-				j++
-			}
-			add(token{kind: tokIdent, text: s[i:j], start: i, end: j})
-			i = j
-		case c >= '0' && c <= '9' || (c == '-' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9'):
-			j := i + 1
-			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.') {
-				j++
-			}
-			add(token{kind: tokNumber, text: s[i:j], start: i, end: j})
-			i = j
-		default:
-			add(token{kind: tokSymbol, text: string(c), start: i, end: i + 1})
-			i++
-		}
-	}
-	if exec > 0 {
-		return nil, fmt.Errorf("%w: unterminated comment at position %d", errDDLSyntax, execStart)
-	}
-	out = append(out, token{kind: tokEOF, start: len(s), end: len(s)})
-	return out, nil
-}
-
-func isIdentByte(c byte) bool {
-	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
-}
-
-// parser is a recursive-descent parser over the tokens of one statement.
-type parser struct {
-	src  string
-	toks []token
-	pos  int
-}
-
-func (p *parser) peek() token { return p.toks[p.pos] }
-func (p *parser) peekAt(n int) token {
-	if p.pos+n < len(p.toks) {
-		return p.toks[p.pos+n]
-	}
-	return p.toks[len(p.toks)-1]
-}
-func (p *parser) next() token {
-	t := p.toks[p.pos]
-	if t.kind != tokEOF {
-		p.pos++
-	}
-	return t
-}
-
-// isKw reports whether t is the unquoted keyword kw.
-func isKw(t token, kw string) bool { return t.kind == tokIdent && strings.EqualFold(t.text, kw) }
-
-func (p *parser) atKw(kws ...string) bool {
-	for i, kw := range kws {
-		if !isKw(p.peekAt(i), kw) {
-			return false
-		}
-	}
-	return true
-}
-
-// acceptKw consumes the keyword sequence kws if it is next.
-func (p *parser) acceptKw(kws ...string) bool {
-	if !p.atKw(kws...) {
-		return false
-	}
-	p.pos += len(kws)
-	return true
-}
-
-func (p *parser) errorf(format string, args ...any) error {
-	t := p.peek()
-	near := t.String()
-	return fmt.Errorf("%w at position %d near %s: %s", errDDLSyntax, t.start, near, fmt.Sprintf(format, args...))
-}
-
-func (p *parser) expectKw(kws ...string) error {
-	if !p.acceptKw(kws...) {
-		return p.errorf("expected %s", strings.Join(kws, " "))
-	}
-	return nil
-}
-
-func (p *parser) atSym(s string) bool {
-	t := p.peek()
-	return t.kind == tokSymbol && t.text == s
-}
-
-func (p *parser) acceptSym(s string) bool {
-	if p.atSym(s) {
-		p.pos++
-		return true
-	}
-	return false
-}
-
-func (p *parser) expectSym(s string) error {
-	if !p.acceptSym(s) {
-		return p.errorf("expected '%s'", s)
-	}
-	return nil
-}
-
-func (p *parser) ident() (string, error) {
-	t := p.peek()
-	if t.kind == tokIdent || t.kind == tokQuotedIdent {
-		p.pos++
-		return t.text, nil
-	}
-	return "", p.errorf("expected an identifier")
-}
-
-func (p *parser) str() (string, error) {
-	t := p.peek()
-	if t.kind == tokString {
-		p.pos++
-		return t.text, nil
-	}
-	return "", p.errorf("expected a quoted string")
-}
-
-// tableName parses [catalog.][db.]table; a catalog qualifier is ignored.
-func (p *parser) tableName() (db, name string, err error) {
-	parts := []string{}
-	for {
-		s, err := p.ident()
-		if err != nil {
-			return "", "", err
-		}
-		parts = append(parts, s)
-		if !p.acceptSym(".") {
-			break
-		}
-	}
-	switch len(parts) {
-	case 1:
-		return "", parts[0], nil
-	case 2:
-		return parts[0], parts[1], nil
-	case 3:
-		return parts[1], parts[2], nil
-	}
-	return "", "", p.errorf("table name %s has too many parts", strings.Join(parts, "."))
-}
 
 func (p *parser) identList() ([]string, error) {
 	if err := p.expectSym("("); err != nil {
@@ -375,14 +120,6 @@ func (p *parser) keyList() ([]string, error) {
 	}
 }
 
-func (p *parser) end() error {
-	p.acceptSym(";")
-	if p.peek().kind != tokEOF {
-		return p.errorf("unexpected text after the statement")
-	}
-	return nil
-}
-
 // colDef is one column definition.
 type colDef struct {
 	name     string
@@ -451,7 +188,7 @@ func (p *parser) column() (colDef, error) {
 		case p.acceptKw("NULL"):
 		case p.acceptKw("DEFAULT", "NULL"):
 		case p.atKw("DEFAULT"):
-			return c, fmt.Errorf("%w: column %s: DEFAULT values are not supported; Paimon columns default to NULL", errUnsupported, c.name)
+			return c, provider.Unsupported("column %s: DEFAULT values are not supported; Paimon columns default to NULL", c.name)
 		case p.acceptKw("COMMENT"):
 			s, err := p.str()
 			if err != nil {
@@ -466,7 +203,7 @@ func (p *parser) column() (colDef, error) {
 				return c, err
 			}
 		case p.atKw("AUTO_INCREMENT"):
-			return c, fmt.Errorf("%w: column %s: AUTO_INCREMENT is not supported by Paimon tables", errUnsupported, c.name)
+			return c, provider.Unsupported("column %s: AUTO_INCREMENT is not supported by Paimon tables", c.name)
 		case p.peek().exec > 0 && p.peek().exec != nameExec && p.peek().kind == tokIdent && !c.paimonType:
 			id := p.peek().exec
 			start, end := p.peek().start, p.peek().end
@@ -479,10 +216,6 @@ func (p *parser) column() (colDef, error) {
 		}
 	}
 }
-
-// errUnsupported marks a statement the front parsed but lakesql cannot
-// execute (MySQL 1105 with the message).
-var errUnsupported = errors.New("unsupported")
 
 // createTableStmt is CREATE TABLE.
 type createTableStmt struct {
@@ -527,11 +260,11 @@ type showCreateTableStmt struct {
 // parseDDL parses the statements the front handles. ok is false when q is
 // not one of them (it goes to GMS unchanged).
 func parseDDL(q string) (stmt any, ok bool, err error) {
-	toks, err := tokenize(q)
+	toks, err := tokens(q, ddlDialect, errDDLSyntax)
 	if err != nil {
 		return nil, startsWithKw(q, "CREATE", "TABLE") || startsWithKw(q, "ALTER", "TABLE"), err
 	}
-	p := &parser{src: q, toks: toks}
+	p := &parser{src: q, toks: toks, syntaxErr: errDDLSyntax}
 	switch {
 	case p.atKw("CREATE", "TABLE"):
 		p.pos += 2
@@ -558,10 +291,10 @@ func parseDDL(q string) (stmt any, ok bool, err error) {
 			return nil, true, err
 		}
 		if err := p.end(); err != nil {
-			return nil, true, fmt.Errorf("%w: SHOW CREATE PAIMON TABLE takes a table name only (no AS OF)", errUnsupported)
+			return nil, true, provider.Unsupported("SHOW CREATE PAIMON TABLE takes a table name only (no AS OF)")
 		}
 		if strings.Contains(name, "$") {
-			return nil, true, fmt.Errorf("%w: SHOW CREATE PAIMON TABLE %s: system tables and branches have no Paimon DDL; use SHOW CREATE TABLE", errUnsupported, name)
+			return nil, true, provider.Unsupported("SHOW CREATE PAIMON TABLE %s: system tables and branches have no Paimon DDL; use SHOW CREATE TABLE", name)
 		}
 		return &showCreateTableStmt{db: db, name: name, paimon: true}, true, nil
 	}
@@ -590,7 +323,7 @@ func (p *parser) createTable() (*createTableStmt, error) {
 	if s.db, s.name, err = p.tableName(); err != nil {
 		return nil, err
 	}
-	if p.acceptKw("LIKE") || (p.atSym("(") && isKw(p.peekAt(1), "LIKE")) {
+	if p.acceptKw("LIKE") || (p.atSym("(") && p.peekAt(1).is("LIKE")) {
 		paren := p.acceptSym("(")
 		if paren {
 			p.acceptKw("LIKE")
@@ -708,7 +441,7 @@ func (p *parser) createTable() (*createTableStmt, error) {
 				return nil, err
 			}
 			if !strings.EqualFold(f, "paimon") {
-				return nil, fmt.Errorf("%w: USING %s: lakesql creates Paimon tables only", errUnsupported, f)
+				return nil, provider.Unsupported("USING %s: lakesql creates Paimon tables only", f)
 			}
 			s.flink = true
 		case p.acceptKw("ENGINE"):
@@ -766,7 +499,7 @@ func (p *parser) alterTable() (*alterTableStmt, error) {
 
 func isIndexWord(t token) bool {
 	for _, kw := range []string{"INDEX", "KEY", "UNIQUE", "FULLTEXT", "SPATIAL", "FOREIGN", "CHECK"} {
-		if isKw(t, kw) {
+		if t.is(kw) {
 			return true
 		}
 	}
@@ -809,7 +542,7 @@ func (p *parser) alterAction(s *alterTableStmt) error {
 	}
 	switch {
 	case p.atKw("ADD", "PRIMARY"), p.atKw("DROP", "PRIMARY"), p.atKw("ADD", "CONSTRAINT"), p.atKw("DROP", "CONSTRAINT"):
-		return fmt.Errorf("%w: changing the primary key of a Paimon table is not supported (its files are sorted and bucketed by the key); create a new table and copy the rows", errUnsupported)
+		return provider.Unsupported("changing the primary key of a Paimon table is not supported (its files are sorted and bucketed by the key); create a new table and copy the rows")
 	case (p.atKw("ADD") || p.atKw("DROP")) && isIndexWord(p.peekAt(1)):
 		return p.errorf("indexes and constraints are not part of a Paimon table")
 	case p.acceptKw("ADD"):
@@ -864,7 +597,7 @@ func (p *parser) alterAction(s *alterTableStmt) error {
 		}
 		s.actions = append(s.actions, alterAction{kind: "RENAME", column: old, newName: n})
 	case p.atKw("RENAME"):
-		return fmt.Errorf("%w: renaming a table is not supported", errUnsupported)
+		return provider.Unsupported("renaming a table is not supported")
 	case p.acceptKw("SET", "TBLPROPERTIES"), p.acceptKw("SET"):
 		props, err := p.props()
 		if err != nil {

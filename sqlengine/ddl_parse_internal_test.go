@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/lakesql/lakesql/internal/schema"
+
+	"github.com/lakesql/lakesql/provider"
 )
 
 func TestParseCreateTable(t *testing.T) {
@@ -164,10 +166,10 @@ func TestShowCreateTableRoundTrip(t *testing.T) {
 
 func TestSQLErrorCodes(t *testing.T) {
 	_, _, err := parseDDL("ALTER TABLE t ADD PRIMARY KEY (a)")
-	if !errors.Is(err, errUnsupported) {
+	if !errors.Is(err, provider.ErrUnsupportedDDL) {
 		t.Fatalf("ADD PRIMARY KEY: %v", err)
 	}
-	if msg := sqlError(err).Error(); !strings.Contains(msg, "lakesql: changing the primary key") || strings.Contains(msg, "unsupported:") {
+	if msg := provider.SQLError(err).Error(); !strings.Contains(msg, "lakesql: changing the primary key") || strings.Contains(msg, "unsupported:") {
 		t.Errorf("sqlError message %q", msg)
 	}
 }

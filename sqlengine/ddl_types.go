@@ -10,9 +10,9 @@ import (
 	"github.com/lakesql/lakesql/provider"
 )
 
-// Column types of the DDL front. MySQL names map as provider.PaimonTypeOf
-// maps GMS types (TEXT → STRING, BLOB → BYTES, DATETIME(p) → TIMESTAMP(p),
-// unsigned integers widen); everything else is Paimon/Flink type text for
+// Column types of the DDL front. MySQL type names map through
+// provider.PaimonTypeOfMySQL, as GMS's parsed types do (TEXT → STRING, BLOB →
+// BYTES, DATETIME(p) → TIMESTAMP(p), unsigned integers widen); everything else is Paimon/Flink type text for
 // schema.ParseDataType (STRING, BYTES, TIMESTAMP_LTZ(3), ARRAY<…>, MAP<…>,
 // ROW<…>, "TIMESTAMP(3) WITH LOCAL TIME ZONE", …).
 //
@@ -42,94 +42,41 @@ func isFlinkType(text string) bool {
 	return flinkOnlyTypes[word]
 }
 
-// columnType maps the type text of a column to a nullable Paimon type.
-func columnType(text string, flink bool) (schema.DataType, error) {
+// mysqlType reads a MySQL type name with its (n), (p, s) and UNSIGNED
+// from type text; ok is false when the text is not of that shape.
+func mysqlType(text string) (provider.MySQLType, bool) {
 	m := mysqlTypeRE.FindStringSubmatch(strings.TrimSpace(text))
-	if m != nil {
-		name := strings.ToUpper(strings.Join(strings.Fields(m[1]), " "))
-		hasN := m[2] != ""
-		n, _ := strconv.Atoi(m[2])
-		s, _ := strconv.Atoi(m[3])
-		unsigned := m[4] != ""
-		atomic := func(r schema.TypeRoot) (schema.DataType, error) { return schema.AtomicType(r), nil }
-		switch name {
-		case "BOOL", "BOOLEAN":
-			return atomic(schema.TypeBoolean)
-		case "TINYINT":
-			switch {
-			case unsigned:
-				return atomic(schema.TypeSmallInt)
-			case hasN && n == 1 && !flink:
-				return atomic(schema.TypeBoolean)
+	if m == nil {
+		return provider.MySQLType{}, false
+	}
+	t := provider.MySQLType{Name: strings.ToUpper(strings.Join(strings.Fields(m[1]), " ")), HasN: m[2] != "", HasS: m[3] != "", Unsigned: m[4] != ""}
+	t.N, _ = strconv.Atoi(m[2])
+	t.S, _ = strconv.Atoi(m[3])
+	return t, true
+}
+
+// columnType maps the type text of a column to a nullable Paimon type: a
+// MySQL type through provider.PaimonTypeOfMySQL (the one MySQL → Paimon
+// mapping), anything else as Paimon type text.
+func columnType(text string, flink bool) (schema.DataType, error) {
+	mt, ok := mysqlType(text)
+	if !ok {
+		// ENUM('a', …) and SET(…) carry lists the type pattern does not take.
+		u := strings.ToUpper(strings.TrimSpace(text))
+		for _, name := range []string{"ENUM", "SET"} {
+			if strings.HasPrefix(u, name) {
+				mt, ok = provider.MySQLType{Name: name}, true
 			}
-			return atomic(schema.TypeTinyInt)
-		case "SMALLINT":
-			if unsigned {
-				return atomic(schema.TypeInt)
-			}
-			return atomic(schema.TypeSmallInt)
-		case "MEDIUMINT":
-			return atomic(schema.TypeInt)
-		case "INT", "INTEGER":
-			if unsigned {
-				return atomic(schema.TypeBigInt)
-			}
-			return atomic(schema.TypeInt)
-		case "BIGINT":
-			if unsigned {
-				return schema.DecimalType(20, 0), nil
-			}
-			return atomic(schema.TypeBigInt)
-		case "FLOAT":
-			if hasN && n > 24 {
-				return atomic(schema.TypeDouble)
-			}
-			return atomic(schema.TypeFloat)
-		case "DOUBLE", "DOUBLE PRECISION", "REAL":
-			return atomic(schema.TypeDouble)
-		case "DECIMAL", "NUMERIC", "DEC", "FIXED":
-			p, sc := schema.DefaultDecimalPrecision, schema.DefaultDecimalScale
-			if hasN {
-				p, sc = n, s
-			}
-			if p < 1 || p > schema.MaxDecimalPrecision || sc > p {
-				return schema.DataType{}, fmt.Errorf("%s: Paimon decimals have a precision of 1 to %d and a scale of at most the precision", text, schema.MaxDecimalPrecision)
-			}
-			return schema.DecimalType(p, sc), nil
-		case "TINYTEXT", "TEXT", "MEDIUMTEXT", "LONGTEXT":
-			return schema.StringType(), nil
-		case "TINYBLOB", "BLOB", "MEDIUMBLOB", "LONGBLOB":
-			return schema.BytesType(), nil
-		case "DATETIME":
-			p := 0
-			if hasN {
-				p = n
-			}
-			return timestampOf(text, p, false)
-		case "TIMESTAMP":
-			if !flink {
-				p := 0
-				if hasN {
-					p = n
-				}
-				return timestampOf(text, p, true)
-			}
-		case "JSON":
-			return schema.DataType{}, fmt.Errorf("JSON has no Paimon type; use STRING, or ARRAY<…>, MAP<…, …> or ROW<…>")
-		case "YEAR":
-			return schema.DataType{}, fmt.Errorf("YEAR has no Paimon type; use SMALLINT or INT")
-		case "BIT":
-			return schema.DataType{}, fmt.Errorf("BIT has no Paimon type; use BOOLEAN, BIGINT or BINARY(n)")
-		case "GEOMETRY", "POINT", "LINESTRING", "POLYGON", "MULTIPOINT", "MULTILINESTRING", "MULTIPOLYGON", "GEOMETRYCOLLECTION":
-			return schema.DataType{}, fmt.Errorf("spatial type %s has no Paimon type", name)
-		}
-		if unsigned {
-			return schema.DataType{}, fmt.Errorf("%s: UNSIGNED applies to integer types only", text)
 		}
 	}
-	u := strings.ToUpper(strings.TrimSpace(text))
-	if strings.HasPrefix(u, "ENUM") || strings.HasPrefix(u, "SET") {
-		return schema.DataType{}, fmt.Errorf("%s has no Paimon type; use VARCHAR(n) or STRING", text)
+	if ok {
+		t, isMySQL, err := provider.PaimonTypeOfMySQL(mt, flink)
+		if err != nil {
+			return schema.DataType{}, err
+		}
+		if isMySQL {
+			return t, nil
+		}
 	}
 	t, err := schema.ParseDataType(text)
 	if err != nil {
@@ -141,31 +88,15 @@ func columnType(text string, flink bool) (schema.DataType, error) {
 	return t.WithNullable(true), nil
 }
 
-func timestampOf(text string, p int, ltz bool) (schema.DataType, error) {
-	if p < 0 || p > schema.MaxTimestampPrecision {
-		return schema.DataType{}, fmt.Errorf("%s: timestamp precision must be 0 to %d", text, schema.MaxTimestampPrecision)
-	}
-	if ltz {
-		return schema.LocalZonedTimestampType(p), nil
-	}
-	return schema.TimestampType(p), nil
-}
-
 // unsignedType returns the MySQL integer type name of an UNSIGNED column's
 // type text ("int" for "INT(10) UNSIGNED"), recorded in the
 // provider.UnsignedOptionPrefix option so writes check the range.
 func unsignedType(text string) (string, bool) {
-	m := mysqlTypeRE.FindStringSubmatch(strings.TrimSpace(text))
-	if m == nil || m[4] == "" {
+	mt, ok := mysqlType(text)
+	if !ok {
 		return "", false
 	}
-	switch name := strings.ToLower(m[1]); name {
-	case "tinyint", "smallint", "mediumint", "int", "bigint":
-		return name, true
-	case "integer":
-		return "int", true
-	}
-	return "", false
+	return mt.UnsignedOption()
 }
 
 // unsignedChange sets or removes a column's UNSIGNED option for ADD,

@@ -2,11 +2,12 @@ package sqlengine
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/dolthub/vitess/go/mysql"
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
+
+	"github.com/lakesql/lakesql/provider"
 )
 
 // handler wraps GMS's MySQL protocol handler with lakesql's query front:
@@ -125,39 +126,18 @@ func errAsOfPlaceholder() error {
 }
 
 func (h *handler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
-	return mysqlError(h.Handler.ComQuery(ctx, c, rewriteQuery(query), callback))
+	return provider.SQLError(h.Handler.ComQuery(ctx, c, rewriteQuery(query), callback))
 }
 
 func (h *handler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
 	rest, err := h.Handler.ComMultiQuery(ctx, c, rewriteQuery(query), callback)
-	return rest, mysqlError(err)
-}
-
-// mysqlError gives errors that GMS v0.20.0 reports as 1105 the codes MySQL
-// uses: syntax errors 1064, unknown columns 1054.
-func mysqlError(err error) error {
-	var se *mysql.SQLError
-	if err == nil || !errors.As(err, &se) || se.Num != mysql.ERUnknownError {
-		return err
-	}
-	switch {
-	case strings.HasPrefix(se.Message, "syntax error at position"):
-		return mysql.NewSQLError(mysql.ERParseError, mysql.SSClientError, "%s", se.Message)
-	case strings.Contains(se.Message, "could not be found in any table in scope"),
-		strings.HasPrefix(se.Message, "column \"") && strings.Contains(se.Message, "could not be found"):
-		return mysql.NewSQLError(mysql.ERBadFieldError, mysql.SSBadFieldError, "%s", se.Message)
-	case strings.HasPrefix(se.Message, "expected ON DUPLICATE KEY ... VALUES() to reference a column"):
-		// go-mysql-server v0.20.0 binds VALUES(col) only for INSERT … VALUES.
-		return mysql.NewSQLError(mysql.ERNotSupportedYet, "42000", "%s",
-			"lakesql: VALUES(col) in ON DUPLICATE KEY UPDATE of INSERT … SELECT is not supported (go-mysql-server v0.20.0); "+
-				"use the row alias form: INSERT INTO t SELECT * FROM (SELECT …) AS new ON DUPLICATE KEY UPDATE c = new.c")
-	}
-	return err
+	return rest, provider.SQLError(err)
 }
 
 func (h *handler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) ([]*querypb.Field, error) {
 	if hasAsOfPlaceholder(query) {
 		return nil, errAsOfPlaceholder()
 	}
-	return h.Handler.ComPrepare(ctx, c, rewriteQuery(query), prepare)
+	fields, err := h.Handler.ComPrepare(ctx, c, rewriteQuery(query), prepare)
+	return fields, provider.SQLError(err)
 }

@@ -12,11 +12,12 @@ import (
 // text between tokens: text inside string literals, comments and quoted
 // identifiers is never looked at as SQL and never edited.
 //
-// The time-travel rewrite (handler.go) and the statement front
-// (statement_front.go) use it; the DDL, MERGE/OVERWRITE and CALL fronts
-// have older lexers of their own (ddl_parse.go, merge_lex.go) that can move
-// onto it: lexKind and Token carry what they need (unquoted identifier and
-// string values, symbols, numbers, positions).
+// Every front reads statements through it: the time-travel rewrite
+// (handler.go), the statement front (statement_front.go), statement
+// splitting (split.go), CALL (call_parse.go) and MERGE/OVERWRITE
+// (merge_lex.go) in MySQL's dialect (Lex), the DDL front (ddl_parse.go) in
+// the Flink DDL dialect (lexWith(s, ddlDialect): Flink strings, executable
+// comments lexed, one-byte symbols so ARRAY<ARRAY<INT>> nests).
 
 // lexKind is the kind of a Token.
 type lexKind uint8
@@ -37,8 +38,11 @@ const (
 type Token struct {
 	Kind       lexKind
 	Start, End int
-	text       string // the source text
-	value      string // unquoted identifier / unescaped string value
+	// Exec is n > 0 for a token inside the n-th executable comment /*!…*/
+	// of the statement (ddlDialect only; MySQL's dialect skips comments).
+	Exec  int
+	text  string // the source text
+	value string // unquoted identifier / unescaped string value
 }
 
 // Text returns the token as written in the statement.
@@ -75,15 +79,53 @@ func (e *LexError) Error() string { return fmt.Sprintf("%s at position %d", e.Ms
 // Lex splits s into tokens, skipping whitespace and comments (`-- `, `#`,
 // `/* */`, including MySQL's executable `/*! */` comments, which are left
 // untouched for GMS). The last token is lexEOF at len(s).
-func Lex(s string) ([]Token, error) {
+func Lex(s string) ([]Token, error) { return lexWith(s, mysqlDialect) }
+
+// lexDialect is what differs between the spellings the fronts read.
+type lexDialect struct {
+	// flinkStrings: a backslash in a string is an ordinary character
+	// (Flink SQL), not MySQL's escape.
+	flinkStrings bool
+	// execComments: the text of an executable comment /*!…*/ (with its
+	// optional version number, which is ignored) is lexed, its tokens
+	// marked with the comment's number (Token.Exec): the MySQL form of SHOW
+	// CREATE TABLE keeps the Paimon-only parts in /*!99999 … */.
+	execComments bool
+	// oneByteSymbols: every symbol is one byte (the DDL front counts the <
+	// and > of nested types).
+	oneByteSymbols bool
+	// signedNumbers: a '-' directly before a digit starts a number.
+	signedNumbers bool
+	// anyDashComment: "--" starts a comment even without a space after it.
+	anyDashComment bool
+}
+
+var (
+	mysqlDialect = lexDialect{}
+	ddlDialect   = lexDialect{flinkStrings: true, execComments: true, oneByteSymbols: true, signedNumbers: true, anyDashComment: true}
+)
+
+func lexWith(s string, d lexDialect) ([]Token, error) {
 	var out []Token
 	i := 0
+	exec, execs, execStart := 0, 0, 0
 	for i < len(s) {
 		c := s[i]
+		n0 := len(out)
 		switch {
+		case exec > 0 && c == '*' && i+1 < len(s) && s[i+1] == '/':
+			exec = 0
+			i += 2
+		case d.execComments && exec == 0 && c == '/' && strings.HasPrefix(s[i:], "/*!"):
+			execs++
+			exec, execStart = execs, i
+			i += 3
+			for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+				i++
+			}
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
 			i++
-		case c == '#' || c == '-' && strings.HasPrefix(s[i:], "--") && (i+2 == len(s) || isSpaceOrControl(s[i+2])):
+		case c == '#' || c == '-' && strings.HasPrefix(s[i:], "--") && (d.anyDashComment || i+2 == len(s) || isSpaceOrControl(s[i+2])):
 			for i < len(s) && s[i] != '\n' {
 				i++
 			}
@@ -93,8 +135,12 @@ func Lex(s string) ([]Token, error) {
 				return nil, &LexError{Pos: i, Msg: "unterminated comment"}
 			}
 			i += j + 4
+		case d.signedNumbers && c == '-' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9':
+			j := scanNumber(s, i+1)
+			out = append(out, Token{Kind: lexNumber, Start: i, End: j, text: s[i:j]})
+			i = j
 		case c == '\'' || c == '"' || c == '`':
-			end, val, err := lexQuoted(s, i)
+			end, val, err := lexQuoted(s, i, d.flinkStrings)
 			if err != nil {
 				return nil, err
 			}
@@ -110,7 +156,7 @@ func Lex(s string) ([]Token, error) {
 				j++
 			}
 			if j < len(s) && (s[j] == '\'' || s[j] == '"' || s[j] == '`') {
-				end, val, err := lexQuoted(s, j)
+				end, val, err := lexQuoted(s, j, d.flinkStrings)
 				if err != nil {
 					return nil, err
 				}
@@ -147,18 +193,30 @@ func Lex(s string) ([]Token, error) {
 			out = append(out, Token{Kind: lexPlaceholder, Start: i, End: i + 1, text: "?"})
 			i++
 		default:
-			n := symbolLen(s[i:])
+			n := 1
+			if !d.oneByteSymbols {
+				n = symbolLen(s[i:])
+			}
 			out = append(out, Token{Kind: lexSymbol, Start: i, End: i + n, text: s[i : i+n]})
 			i += n
 		}
+		if exec > 0 {
+			for k := n0; k < len(out); k++ {
+				out[k].Exec = exec
+			}
+		}
+	}
+	if exec > 0 {
+		return nil, &LexError{Pos: execStart, Msg: "unterminated comment"}
 	}
 	return append(out, Token{Kind: lexEOF, Start: len(s), End: len(s)}), nil
 }
 
 // lexQuoted reads the quoted token starting at s[i] (', " or `): the end
 // offset and the unescaped value. Doubled quotes stand for one; in strings
-// a backslash escapes the next byte (MySQL's default sql_mode).
-func lexQuoted(s string, i int) (end int, val string, err error) {
+// a backslash escapes the next byte (MySQL's default sql_mode) unless
+// flink.
+func lexQuoted(s string, i int, flink bool) (end int, val string, err error) {
 	q := s[i]
 	var b strings.Builder
 	j := i + 1
@@ -172,7 +230,7 @@ func lexQuoted(s string, i int) (end int, val string, err error) {
 		}
 		d := s[j]
 		switch {
-		case d == '\\' && q != '`' && j+1 < len(s):
+		case d == '\\' && q != '`' && !flink && j+1 < len(s):
 			b.WriteString(unescapeByte(s[j+1]))
 			j += 2
 		case d == q && j+1 < len(s) && s[j+1] == q:

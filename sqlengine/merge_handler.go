@@ -12,6 +12,8 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/sqltypes"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
+
+	"github.com/lakesql/lakesql/provider"
 )
 
 // writeHandler is the write front: it executes the statements GMS's parser
@@ -112,19 +114,13 @@ func (h *writeHandler) tryWrite(ctx context.Context, c *mysql.Conn, query string
 	return true, callback(&sqltypes.Result{RowsAffected: n}, more)
 }
 
-// writeError gives an error of the write front the closest MySQL code.
+// writeError gives an error of the write front its MySQL code: its own
+// syntax errors 1064, the rest through provider.SQLError.
 func writeError(err error) error {
-	var se *mysql.SQLError
-	if errors.As(err, &se) {
-		return mysqlError(se)
-	}
 	if errors.Is(err, errWriteSyntax) {
 		return mysql.NewSQLError(mysql.ERParseError, mysql.SSClientError, "lakesql: %v", err)
 	}
-	if sql.ErrTableNotFound.Is(err) || sql.ErrDatabaseNotFound.Is(err) || sql.ErrTableColumnNotFound.Is(err) {
-		return sqlError(err)
-	}
-	return mysqlError(sql.CastSQLError(err))
+	return provider.SQLError(err)
 }
 
 // notSupported is MySQL's 1235 for a feature the write front lacks.

@@ -2,14 +2,12 @@ package sqlengine
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"sync/atomic"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/plan"
-	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/lakesql/lakesql/provider"
 )
@@ -114,10 +112,4 @@ func boolInt(b bool) int {
 
 // toSQLError gives an analysis error its MySQL code, as the handler chain
 // would.
-func toSQLError(err error) error {
-	var se *mysql.SQLError
-	if !errors.As(err, &se) {
-		se = sql.CastSQLError(err)
-	}
-	return finalError(withSQLState(se))
-}
+func toSQLError(err error) error { return provider.SQLError(err) }

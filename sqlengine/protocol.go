@@ -3,7 +3,6 @@ package sqlengine
 import (
 	"bytes"
 	"context"
-	"errors"
 	"strings"
 	"sync"
 
@@ -15,6 +14,8 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/sqltypes"
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
+
+	"github.com/lakesql/lakesql/provider"
 )
 
 // protoHandler is the outermost protocol handler. It makes what goes on the
@@ -87,13 +88,13 @@ func (h *protoHandler) ConnectionClosed(c *mysql.Conn) {
 func (h *protoHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
 	err := h.Handler.ComQuery(ctx, c, query, h.spool(c, callback))
 	h.setStatus(c)
-	return withSQLState(err)
+	return provider.SQLError(err)
 }
 
 func (h *protoHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
 	rest, err := h.Handler.ComMultiQuery(ctx, c, query, h.spool(c, callback))
 	h.setStatus(c)
-	return rest, withSQLState(err)
+	return rest, provider.SQLError(err)
 }
 
 func (h *protoHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) ([]*querypb.Field, error) {
@@ -108,7 +109,7 @@ func (h *protoHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 	}
 	fields, err := h.Handler.ComPrepare(ctx, c, query, prepare)
 	if err != nil {
-		return nil, withSQLState(err)
+		return nil, provider.SQLError(err)
 	}
 	h.fixFields(c, fields)
 	return fields, nil
@@ -135,7 +136,7 @@ func (h *protoHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepar
 		return callback(r)
 	})
 	h.setStatus(c)
-	return withSQLState(err)
+	return provider.SQLError(err)
 }
 
 func (h *protoHandler) spool(c *mysql.Conn, callback mysql.ResultSpoolFn) mysql.ResultSpoolFn {
@@ -183,6 +184,9 @@ func (h *protoHandler) fixResult(c *mysql.Conn, r *sqltypes.Result) {
 	} else if r.Info != "" {
 		r.Info = fitInfo(r.Info)
 	}
+	if isShowVariablesLayout(r.Fields) {
+		showBoolsAsOnOff(r.Rows)
+	}
 	explain := isExplainLayout(r.Fields)
 	for _, row := range r.Rows {
 		for i, v := range row {
@@ -215,6 +219,40 @@ func fitInfo(info string) string {
 		info = info[:i]
 	}
 	return info + strings.Repeat(" ", okInfoLen-len(info))
+}
+
+// isShowVariablesLayout reports SHOW [GLOBAL|SESSION] VARIABLES' columns.
+func isShowVariablesLayout(fields []*querypb.Field) bool {
+	return len(fields) == 2 && fields[0].Name == "Variable_name" && fields[1].Name == "Value"
+}
+
+var (
+	onText  = sqltypes.NewVarChar("ON")
+	offText = sqltypes.NewVarChar("OFF")
+)
+
+// showBoolsAsOnOff writes boolean system variables as ON/OFF, as MySQL's
+// SHOW VARIABLES does (GMS writes 1/0; tools test `local_infile` or
+// `partial_revokes` against "ON"). SELECT @@x stays 1/0, as in MySQL.
+func showBoolsAsOnOff(rows [][]sqltypes.Value) {
+	for _, row := range rows {
+		if len(row) != 2 {
+			continue
+		}
+		sv, _, ok := sql.SystemVariables.GetGlobal(row[0].ToString())
+		if !ok {
+			continue
+		}
+		if _, isBool := sv.GetType().(types.SystemBoolType); !isBool {
+			continue
+		}
+		switch row[1].ToString() {
+		case "1":
+			row[1] = onText
+		case "0":
+			row[1] = offText
+		}
+	}
 }
 
 // explainColumns are the columns of MySQL's (and GMS's) traditional EXPLAIN,
@@ -346,43 +384,4 @@ func (s *Session) resultBools(fields []*querypb.Field) []bool {
 		}
 	}
 	return shape.bools
-}
-
-// sqlStates are MySQL's SQLSTATEs of the error codes lakesql returns, for
-// errors that GMS sends with the generic HY000.
-var sqlStates = map[int]string{
-	mysql.ERNoSuchTable:          mysql.SSUnknownTable, // 42S02
-	mysql.ERBadTable:             mysql.SSUnknownTable,
-	1109:                         mysql.SSUnknownTable, // ER_UNKNOWN_TABLE
-	mysql.ERBadDb:                mysql.SSClientError,  // 42000
-	mysql.ERBadFieldError:        mysql.SSBadFieldError,
-	mysql.ERParseError:           mysql.SSClientError,
-	mysql.ERSyntaxError:          mysql.SSClientError,
-	mysql.ERNotSupportedYet:      mysql.SSClientError,
-	1065:                         mysql.SSClientError, // ER_EMPTY_QUERY
-	1305:                         mysql.SSClientError, // ER_SP_DOES_NOT_EXIST
-	mysql.ERTableExists:          "42S01",
-	mysql.ERDupFieldName:         mysql.SSDupFieldName,
-	mysql.ERDupEntry:             mysql.SSDupKey,
-	mysql.ERBadNullError:         mysql.SSConstraintViolation,
-	mysql.ERLockDeadlock:         mysql.SSLockDeadlock,
-	mysql.ERDataTooLong:          mysql.SSDataTooLong,
-	mysql.ERDataOutOfRange:       mysql.SSDataOutOfRange,
-	1264:                         mysql.SSDataOutOfRange, // ER_WARN_DATA_OUT_OF_RANGE
-	mysql.ERTruncatedWrongValue:  "22007",
-	mysql.ERWrongValueCountOnRow: mysql.SSWrongValueCountOnRow,
-	1792:                         "25006", // ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION
-}
-
-// withSQLState gives an error sent with SQLSTATE HY000 the state MySQL uses
-// for its code.
-func withSQLState(err error) error {
-	var se *mysql.SQLError
-	if err == nil || !errors.As(err, &se) || se.State != mysql.SSUnknownSQLState {
-		return err
-	}
-	if st, ok := sqlStates[se.Num]; ok {
-		return mysql.NewSQLError(se.Num, st, "%s", se.Message)
-	}
-	return err
 }

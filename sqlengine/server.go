@@ -14,6 +14,7 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/lakesql/lakesql/internal/storage"
+	"github.com/lakesql/lakesql/lsmwrite"
 	"github.com/lakesql/lakesql/provider"
 	"github.com/lakesql/lakesql/snapshot"
 	"github.com/lakesql/lakesql/sqlengine/access"
@@ -53,9 +54,14 @@ type Config struct {
 	// MaxExecutionTime is the default of the global max_execution_time (0:
 	// none).
 	MaxExecutionTime time.Duration
-	// CompactionWorkers is the number of background compaction workers.
+	// CompactionWorkers is the number of background workers of automatic
+	// compaction (default 1; negative: none, every compaction runs in the
+	// committing statement, which is also what an Embedded server does).
 	CompactionWorkers int
 }
+
+// DefaultCompactionWorkers is the default of Config.CompactionWorkers.
+const DefaultCompactionWorkers = 1
 
 // Server is a running lakesql MySQL-protocol server.
 type Server struct {
@@ -69,6 +75,7 @@ type Server struct {
 	sessions sessionRegistry // connection id → session (protocol.go)
 	drain    drain           // running statements, for Shutdown (shutdown.go)
 	started  atomic.Bool     // Start has begun accepting (health.go)
+	compact  *lsmwrite.AutoCompactor
 }
 
 // New opens the warehouse (creating it with a `default` database on first
@@ -91,12 +98,21 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sqlengine: open warehouse %s: %w", cfg.Warehouse, err)
 	}
-	pro, err := provider.New(ctx, st, provider.Options{ReadOnly: cfg.ReadOnly, TableDefaults: cfg.TableDefaults})
+	workers := cfg.CompactionWorkers
+	switch {
+	case cfg.Embedded || workers < 0:
+		workers = 0 // lakesql sql/shell/load exit right after their statements
+	case workers == 0:
+		workers = DefaultCompactionWorkers
+	}
+	compactor := lsmwrite.NewAutoCompactor(lsmwrite.AutoOptions{Workers: workers})
+	pro, err := provider.New(ctx, st, provider.Options{ReadOnly: cfg.ReadOnly, TableDefaults: cfg.TableDefaults, Compactor: compactor})
 	if err != nil {
+		compactor.Close()
 		st.Close()
 		return nil, err
 	}
-	s := &Server{cfg: cfg, store: st, provider: pro}
+	s := &Server{cfg: cfg, store: st, provider: pro, compact: compactor}
 	policy := &access.Policy{ReadOnly: cfg.ReadOnly}
 	engine := NewEngine(pro, cfg.ReadOnly, analyzer.Rule{Id: access.RuleID, Apply: policy.Rule})
 	s.engine = engine
@@ -106,12 +122,14 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		Version:  serverVersion,
 	}
 	if err := s.setupSecurity(ctx, policy, &scfg); err != nil { // security.go
+		compactor.Close()
 		st.Close()
 		return nil, err
 	}
 	var tcp net.Listener
 	if !cfg.Embedded {
 		if tcp, err = net.Listen("tcp", scfg.Address); err != nil {
+			compactor.Close()
 			st.Close()
 			return nil, fmt.Errorf("sqlengine: listen on %s: %w", scfg.Address, err)
 		}
@@ -125,6 +143,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	srv, err := server.NewServerWithHandler(scfg, engine, sql.NewContext, s.sessionBuilder, nil, s.wrapOps(wrapBuiltins(s.wrapProtocol)))
 	if err != nil {
 		s.listener.Close()
+		compactor.Close()
 		st.Close()
 		return nil, fmt.Errorf("sqlengine: server on %s: %w", scfg.Address, err)
 	}
@@ -147,9 +166,25 @@ func NewEngine(pro *provider.Provider, readOnly bool, pre ...analyzer.Rule) *sql
 		b = b.AddPreAnalyzeRule(r.Id, r.Apply)
 	}
 	a := b.Build()
-	a.ExecBuilder = newExecBuilder() // LOAD DATA reads CSV as MySQL does (loaddata.go)
+	a.Catalog.InfoSchema = infoSchema{a.Catalog.InfoSchema} // MySQL's information_schema collation (info_schema.go)
+	a.ExecBuilder = newExecBuilder()                        // LOAD DATA reads CSV as MySQL does (loaddata.go)
 	e := sqle.New(a, &sqle.Config{IsReadOnly: readOnly})
-	e.Parser = builtins.Parser(e.Parser) // keeps DECIMAL literals in comparisons exact (builtins/parser.go)
+	// DECIMAL literals in comparisons and CAST … AS DECIMAL kept exact,
+	// INSERT … SELECT … ON DUPLICATE KEY UPDATE c = VALUES(c) (builtins/parser.go).
+	e.Parser = builtins.Parser(e.Parser, func(ctx *sql.Context, db, table string) ([]string, bool) {
+		if db == "" {
+			db = ctx.GetCurrentDatabase()
+		}
+		t, _, err := a.Catalog.Table(ctx, db, table)
+		if err != nil {
+			return nil, false
+		}
+		names := make([]string, 0, len(t.Schema()))
+		for _, c := range t.Schema() {
+			names = append(names, c.Name)
+		}
+		return names, true
+	})
 	return e
 }
 
@@ -162,9 +197,14 @@ func (s *Server) Start() error {
 	return s.srv.Start()
 }
 
+// WaitCompactions returns when no automatic compaction is queued or
+// running (tests; ctx bounds the wait).
+func (s *Server) WaitCompactions(ctx context.Context) error { return s.compact.Wait(ctx) }
+
 // Close stops the server and releases the warehouse.
 func (s *Server) Close() error {
 	err := s.srv.Close()
+	s.compact.Close() // cancels running compactions (their files are deleted)
 	if cerr := s.store.Close(); err == nil {
 		err = cerr
 	}

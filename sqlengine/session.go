@@ -87,13 +87,8 @@ func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) error 
 	if !ok {
 		return fmt.Errorf("lakesql: unexpected transaction %T", tx)
 	}
-	if err := t.Commit(ctx); err != nil {
-		if errors.Is(err, provider.ErrConflict) {
-			return sql.ErrLockDeadlock.New(err.Error())
-		}
-		return err
-	}
-	return nil
+	return provider.SQLError(t.Commit(ctx)) // a conflict is 1213, which clients retry
+
 }
 
 // Rollback implements sql.TransactionSession: buffered writes are dropped.

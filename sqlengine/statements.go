@@ -1,7 +1,6 @@
 package sqlengine
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -35,9 +34,6 @@ import (
 // defaultMaxAllowedPacket is MySQL 8.0's default (GMS reports 1 GB).
 const defaultMaxAllowedPacket = 64 << 20
 
-// maxErrorMessage is MySQL's MYSQL_ERRMSG_SIZE.
-const maxErrorMessage = 512
-
 var (
 	killRE     = regexp.MustCompile(`(?is)^\s*KILL\s+(?:CONNECTION\s+|QUERY\s+)?(\d+)\s*;?\s*$`)
 	setRE      = regexp.MustCompile(`(?is)^\s*SET\s+`)
@@ -45,12 +41,6 @@ var (
 	dottedSet  = regexp.MustCompile(`(?is)^\s*SET\s+(?:(?:SESSION|GLOBAL|LOCAL|PERSIST|PERSIST_ONLY)\s+)?([A-Za-z_][A-Za-z0-9_$]*)\s*\.\s*([A-Za-z0-9_$]+)\s*:?=`)
 	readOnlyRE = regexp.MustCompile(`(?is)(?:^|[\s,.]|@@)((?:super_)?read_only)\s*:?=`)
 	utcOffset  = regexp.MustCompile(`^([+-])(\d{1,2}):(\d{2})$`)
-	asOfStruct = regexp.MustCompile(`(?s)^expression .* cannot be used in AS OF`)
-	// GMS's conversion errors on paths the strict rule does not cover
-	// (MERGE INTO, INSERT OVERWRITE).
-	gmsOutOfRange = regexp.MustCompile(`(?s)^(.{0,80}).* out of range for (\w+)$`)
-	gmsTooLong    = regexp.MustCompile(`(?s)^string '.*' is too large for column '(.*)'$`)
-	gmsBadTime    = regexp.MustCompile(`(?s)^Incorrect (date|datetime|time|timestamp) value: `)
 )
 
 // checkStatement answers the statements above; nil means "hand it on".
@@ -195,43 +185,6 @@ func isEmptyQuery(q string) bool {
 		}
 	}
 	return true
-}
-
-// finalError gives the errors leaving the server MySQL's codes and bounded
-// messages.
-func finalError(err error) error {
-	var se *mysql.SQLError
-	if err == nil || !errors.As(err, &se) {
-		return err
-	}
-	msg, code, state := se.Message, se.Num, se.State
-	if code == mysql.ERUnknownError {
-		switch {
-		case strings.Contains(msg, "database server is set to read only mode"),
-			strings.Contains(msg, "the server is read-only (started with read-only)"):
-			code, state = mysql.EROptionPreventsStatement, mysql.SSUnknownSQLState
-			msg = "The lakesql server is running with the --read-only option so it cannot execute this statement"
-		case gmsTooLong.MatchString(msg):
-			m := gmsTooLong.FindStringSubmatch(msg)
-			code, state = mysql.ERDataTooLong, mysql.SSDataTooLong
-			msg = fmt.Sprintf("Data too long for column '%s'", truncateRunes(m[1], 64))
-		case gmsOutOfRange.MatchString(msg) && !strings.Contains(msg, "\n"):
-			code, state = mysql.ERWarnDataOutOfRange, mysql.SSDataOutOfRange
-			msg = "Out of range value: " + truncateRunes(msg, 200)
-		case gmsBadTime.MatchString(msg):
-			code, state = mysql.ERTruncatedWrongValue, "22007"
-		case asOfStruct.MatchString(msg):
-			code, state = mysql.ERWrongArguments, mysql.SSUnknownSQLState
-			msg = "lakesql: the AS OF value cannot be evaluated to a snapshot id, tag name or timestamp; FOR TIMESTAMP AS OF takes epoch seconds (0 to 32536771199) or a 'YYYY-MM-DD hh:mm:ss' literal"
-		}
-	}
-	if len(msg) > maxErrorMessage {
-		msg = truncateRunes(msg, maxErrorMessage-3) + "..."
-	}
-	if msg == se.Message && code == se.Num {
-		return err
-	}
-	return mysql.NewSQLError(code, state, "%s", msg)
 }
 
 // truncateRunes cuts s to at most n bytes on a UTF-8 boundary.

@@ -32,9 +32,9 @@ var interopAlternating = []struct {
 }
 
 // TestInteropAlternatingWriters: on each table Java commits, lakesql
-// commits through SQL, Java compacts and commits again, lakesql writes again
-// (with ALTER TABLE ADD COLUMN), and Java writes once more with the evolved
-// schema. Then Java reads every snapshot: lakesql must read each the same
+// commits through SQL (compacting automatically), Java compacts and commits
+// again, lakesql writes again (with ALTER TABLE ADD COLUMN) and fully
+// compacts, and Java writes once more with the evolved schema. Then Java reads every snapshot: lakesql must read each the same
 // (SQL and lsmread, same planned files), snapshot ids must run 1..N without
 // gaps, and every file a commit adds to a bucket must carry sequence numbers
 // above every file already in that bucket (whichever engine wrote them).
@@ -75,9 +75,29 @@ func TestInteropAlternatingWriters(t *testing.T) {
 		}
 		return append(s, fmt.Sprintf("write --warehouse %s --table %s --seed %d --config commits=2 --no-read", wh, table, 3000+i))
 	}))
-	// 4. lakesql writes again, adding a column halfway.
-	for _, w := range writers {
+	// 4. lakesql writes again, adding a column halfway, and runs a full
+	// compaction (the dedicated job) on Java's files and its own.
+	for i, w := range writers {
 		w.run(8, true)
+		if c := interopAlternating[i]; c.compact {
+			// The server's automatic compaction may have left every bucket
+			// fully compacted already, or be running: wait for it, then
+			// every bucket of a primary-key table must end as one run on the
+			// max level (level 3: the harness sets
+			// num-sorted-run.compaction-trigger 3).
+			if err := ws.srv.WaitCompactions(ctx); err != nil {
+				t.Fatal(err)
+			}
+			compactTable(t, wh, "alt", c.name, true)
+			if c.engine == "" {
+				continue // append tables: only small files are joined (three or more, Java's rule)
+			}
+			for _, b := range tableShape(t, conn, "alt."+c.name, "") {
+				if b.runs() != 1 || b.levels[0] != 3 {
+					t.Errorf("%s: partition %s bucket %d has levels %v after lakesql's full compaction", c.name, b.partition, b.bucket, b.levels)
+				}
+			}
+		}
 	}
 	// 5. Java writes with the evolved schema, then reads every snapshot.
 	lines := runHarness(t, script(func(i int, table string) []string {

@@ -208,6 +208,14 @@ var lakesqlTables = []struct {
 	// Append tables with deletion vectors: UPDATE and DELETE mark rows.
 	{"append_dv", "append-dv", "'bucket' = '-1', 'deletion-vectors.enabled' = 'true', 'deletion-vector.index-file.target-size' = '64 b'", true, false},
 	{"append_dv_b2", "append-dv", "'bucket' = '2', 'bucket-key' = 'k', 'deletion-vectors.enabled' = 'true', 'deletion-vectors.bitmap64' = 'true'", false, false},
+	// Compaction: aggressive automatic compaction (with tiny files, so
+	// whole files move up a level), copy-on-write, and small-file
+	// compaction of append tables.
+	{"dedup_compact", "deduplicate", "'bucket' = '2', 'num-sorted-run.compaction-trigger' = '2', 'target-file-size' = '1 kb'", true, false},
+	{"agg_cow", "aggregation", "'bucket' = '1', 'merge-engine' = 'aggregation', 'fields.v.aggregate-function' = 'sum', 'full-compaction.delta-commits' = '1'", false, false},
+	{"partial_compact", "partial-update", "'bucket' = '-1', 'merge-engine' = 'partial-update', 'num-sorted-run.compaction-trigger' = '3'", false, false},
+	{"append_compact", "", "'bucket' = '2', 'bucket-key' = 'k', 'compaction.min.file-num' = '3'", false, false},
+	{"append_unaware_compact", "", "'bucket' = '-1', 'compaction.min.file-num' = '3'", true, false},
 }
 
 func createLakesqlTable(t *testing.T, conn *sql.Conn, db string, i int) *sqlWriter {
@@ -238,10 +246,12 @@ func createLakesqlTable(t *testing.T, conn *sql.Conn, db string, i int) *sqlWrit
 }
 
 // TestInteropLakesqlWritesJavaReads: lakesql writes a random SQL history per
-// table (every statement kind it supports, ALTER TABLE ADD COLUMN halfway);
-// Java Paimon then reads every snapshot with its own ReadBuilder (one JVM),
-// and each must equal lakesql's read of that snapshot through SQL and
-// lsmread, with the same planned files.
+// table (every statement kind it supports, ALTER TABLE ADD COLUMN halfway),
+// with its automatic compaction on and the dedicated compaction (minor, then
+// full) run twice along the way; Java Paimon then reads every snapshot,
+// APPEND and COMPACT, with its own ReadBuilder (one JVM), and each must
+// equal lakesql's read of that snapshot through SQL and lsmread, with the
+// same planned files.
 func TestInteropLakesqlWritesJavaReads(t *testing.T) {
 	wh := t.TempDir()
 	ws := startWriteServer(t, wh)
@@ -257,15 +267,26 @@ func TestInteropLakesqlWritesJavaReads(t *testing.T) {
 	}
 	var script []string
 	kinds := map[string]int{}
+	compacts := map[string]int{}
 	for i, c := range lakesqlTables {
 		w := createLakesqlTable(t, conn, "lw", i)
-		w.run(24, true)
+		w.run(8, false)
+		compactTable(t, wh, "lw", c.name, false)
+		w.run(8, true)
+		compactTable(t, wh, "lw", c.name, true)
+		w.run(8, false)
 		for k, n := range w.kinds {
 			kinds[k] += n
 		}
+		compacts[c.name] = count(snapshotKinds(t, conn, "lw."+c.name), "COMPACT")
 		script = append(script, fmt.Sprintf("read --warehouse %s --table lw.%s --all-snapshots", wh, c.name))
 	}
-	t.Logf("lakesql statements by kind: %v", kinds)
+	t.Logf("lakesql statements by kind: %v; COMPACT snapshots by table: %v", kinds, compacts)
+	for _, c := range lakesqlTables {
+		if compacts[c.name] == 0 && c.engine != "" {
+			t.Errorf("%s: no COMPACT snapshot", c.name)
+		}
+	}
 	lines := runHarness(t, script)
 	var st interopStats
 	for _, c := range lakesqlTables {

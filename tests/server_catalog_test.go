@@ -295,10 +295,12 @@ func TestServerShowCreateTable(t *testing.T) {
 	if strings.Contains(ddl, "PRIMARY KEY") || !strings.Contains(ddl, "'file-index.bloom-filter.columns' = 'f0,f1,f2,f3,f4'") || !strings.Contains(ddl, ") ENGINE=Paimon") {
 		t.Errorf("SHOW CREATE TABLE append_with_bloomfilter:\n%s", ddl)
 	}
-	// The same comment in information_schema.TABLES.
+	// information_schema.TABLES carries the table's comment only, as MySQL
+	// does (tools show TABLE_COMMENT / JDBC REMARKS as the description); the
+	// layout is SHOW CREATE TABLE's.
 	c := queryStrings(t, db, "SELECT TABLE_COMMENT FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = 'pk_09'", fxDB)
-	if len(c) != 1 || !strings.Contains(c[0][0], "PARTITIONED BY (f1)") || !strings.Contains(c[0][0], "'bucket'='2'") {
-		t.Errorf("information_schema.TABLES comment of pk_09 = %q", c)
+	if len(c) != 1 || strings.Contains(c[0][0], "PARTITIONED") || strings.Contains(c[0][0], "bucket") {
+		t.Errorf("information_schema.TABLES comment of pk_09 = %q, want the table's comment only", c)
 	}
 }
 

@@ -144,7 +144,7 @@ func TestDecimals(t *testing.T) {
 			t.Fatal(err)
 		}
 		if string(got[8:]) != string(h(t, c.want)) {
-			t.Errorf("%s: slot %x, want %s", binaryrow.FormatDecimal(c.d), got[8:], c.want)
+			t.Errorf("%s: slot %x, want %s", c.d.String(), got[8:], c.want)
 		}
 	}
 	if _, err := binaryrow.Encode(types, []any{schema.Decimal{Compact: 100000, Scale: 2}}); !errors.Is(err, binaryrow.ErrValue) {
@@ -176,7 +176,7 @@ func TestDecimals(t *testing.T) {
 	} {
 		got, err := binaryrow.Encode(wide, []any{c.d})
 		if err != nil {
-			t.Fatalf("%s: %v", binaryrow.FormatDecimal(c.d), err)
+			t.Fatalf("%s: %v", c.d.String(), err)
 		}
 		want := h(t, c.bytes)
 		if len(got) != 32 {
@@ -185,16 +185,16 @@ func TestDecimals(t *testing.T) {
 		slot := h(t, "0000000010000000")
 		slot[0] = byte(len(want))
 		if string(got[8:16]) != string(slot) {
-			t.Errorf("%s: slot %x, want %x", binaryrow.FormatDecimal(c.d), got[8:16], slot)
+			t.Errorf("%s: slot %x, want %x", c.d.String(), got[8:16], slot)
 		}
 		chunk := make([]byte, 16)
 		copy(chunk, want)
 		if string(got[16:]) != string(chunk) {
-			t.Errorf("%s: chunk %x, want %x", binaryrow.FormatDecimal(c.d), got[16:], chunk)
+			t.Errorf("%s: chunk %x, want %x", c.d.String(), got[16:], chunk)
 		}
 		back, err := binaryrow.Decode(wide, got)
 		if err != nil || !equalValue(back[0], c.d, false) {
-			t.Errorf("%s: decoded %v %v", binaryrow.FormatDecimal(c.d), back, err)
+			t.Errorf("%s: decoded %v %v", c.d.String(), back, err)
 		}
 	}
 	// The doc's 30-digit example.

@@ -53,127 +53,12 @@ func FormatKeyValue(kv KeyValue) string {
 
 // FormatRow renders a row as [v1, v2, ...].
 func FormatRow(row []any) string {
-	var b strings.Builder
-	writeList(&b, row)
-	return b.String()
+	return string(schema.AppendText(nil, nil, row, schema.TextTyped))
 }
 
 // FormatValue renders one value.
 func FormatValue(v any) string {
-	var b strings.Builder
-	writeValue(&b, v)
-	return b.String()
-}
-
-func writeList(b *strings.Builder, row []any) {
-	b.WriteByte('[')
-	for i, v := range row {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		writeValue(b, v)
-	}
-	b.WriteByte(']')
-}
-
-func writeValue(b *strings.Builder, v any) {
-	switch x := v.(type) {
-	case nil:
-		b.WriteString("NULL")
-	case bool:
-		b.WriteString(strconv.FormatBool(x))
-	case int8:
-		b.WriteString(strconv.FormatInt(int64(x), 10))
-	case int16:
-		b.WriteString(strconv.FormatInt(int64(x), 10))
-	case int32:
-		b.WriteString(strconv.FormatInt(int64(x), 10))
-	case int64:
-		b.WriteString(strconv.FormatInt(x, 10))
-	case float32:
-		b.WriteString(formatFloat(float64(x), 32))
-	case float64:
-		b.WriteString(formatFloat(x, 64))
-	case string:
-		b.WriteByte('\'')
-		b.WriteString(strings.ReplaceAll(x, "'", "''"))
-		b.WriteByte('\'')
-	case []byte:
-		b.WriteString("X'")
-		b.WriteString(hex.EncodeToString(x))
-		b.WriteByte('\'')
-	case schema.Decimal:
-		b.WriteString(formatDecimal(x))
-	case schema.Date:
-		b.WriteString("DATE '")
-		b.WriteString(time.Unix(int64(x)*86400, 0).UTC().Format("2006-01-02"))
-		b.WriteByte('\'')
-	case schema.Time:
-		b.WriteString("TIME '")
-		ms := int64(x)
-		fmt.Fprintf(b, "%02d:%02d:%02d", ms/3600000, ms/60000%60, ms/1000%60)
-		if ms%1000 != 0 {
-			fmt.Fprintf(b, ".%03d", ms%1000)
-		}
-		b.WriteByte('\'')
-	case schema.Timestamp:
-		b.WriteString("TIMESTAMP '")
-		b.WriteString(time.UnixMilli(x.Millis).UTC().Format("2006-01-02 15:04:05"))
-		ms := (x.Millis%1000 + 1000) % 1000
-		switch {
-		case x.NanoOfMilli != 0:
-			fmt.Fprintf(b, ".%03d%06d", ms, x.NanoOfMilli)
-		case ms != 0:
-			fmt.Fprintf(b, ".%03d", ms)
-		}
-		b.WriteByte('\'')
-	case []any:
-		writeList(b, x)
-	case schema.Map:
-		b.WriteByte('{')
-		for i := range x.Keys {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			writeValue(b, x.Keys[i])
-			b.WriteString(" -> ")
-			if i < len(x.Values) {
-				writeValue(b, x.Values[i])
-			}
-		}
-		b.WriteByte('}')
-	default:
-		fmt.Fprintf(b, "?%T(%v)", v, v)
-	}
-}
-
-func formatFloat(f float64, bitSize int) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	}
-	return strconv.FormatFloat(f, 'g', -1, bitSize)
-}
-
-func formatDecimal(d schema.Decimal) string {
-	u := decUnscaled(d)
-	s := new(big.Int).Abs(u).String()
-	sign := ""
-	if u.Sign() < 0 {
-		sign = "-"
-	}
-	if d.Scale <= 0 {
-		return sign + s + strings.Repeat("0", int(-d.Scale))
-	}
-	sc := int(d.Scale)
-	if len(s) <= sc {
-		s = strings.Repeat("0", sc-len(s)+1) + s
-	}
-	return sign + s[:len(s)-sc] + "." + s[len(s)-sc:]
+	return string(schema.AppendText(nil, nil, v, schema.TextTyped))
 }
 
 // ParseKeyValue parses the text form of a KeyValue whose value fields have

@@ -219,42 +219,7 @@ func bitsMul(a, b int64) (bool, int64) {
 
 // String returns the plain decimal text (BigDecimal.toPlainString), with
 // exactly Scale fraction digits: "12.30", "-0.01", "5".
-func (d Decimal) String() string {
-	var digits string
-	neg := false
-	if d.Big == nil {
-		if d.Compact < 0 {
-			neg = true
-			digits = strconv.FormatUint(uint64(-(d.Compact+1))+1, 10)
-		} else {
-			digits = strconv.FormatInt(d.Compact, 10)
-		}
-	} else {
-		neg = d.Big.Sign() < 0
-		digits = new(big.Int).Abs(d.Big).String()
-	}
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	scale := int(d.Scale)
-	switch {
-	case scale <= 0:
-		b.WriteString(digits)
-		if digits != "0" {
-			b.WriteString(strings.Repeat("0", -scale))
-		}
-	case len(digits) > scale:
-		b.WriteString(digits[:len(digits)-scale])
-		b.WriteByte('.')
-		b.WriteString(digits[len(digits)-scale:])
-	default:
-		b.WriteString("0.")
-		b.WriteString(strings.Repeat("0", scale-len(digits)))
-		b.WriteString(digits)
-	}
-	return b.String()
-}
+func (d Decimal) String() string { return string(d.Append(nil)) }
 
 // Cmp compares the numeric values of d and o (scales may differ): -1, 0, +1.
 func (d Decimal) Cmp(o Decimal) int {

@@ -84,6 +84,56 @@ func (a *checkedArith) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	return res.Int64(), nil
 }
 
+// intMod is MOD (%) of two integers, exact: GMS v0.20.0 computes it through
+// DOUBLE, so 9223372036854775807 % 4611686018427387904 is -1 (MySQL:
+// 4611686018427387903). The result has the dividend's sign, as in MySQL; a
+// zero divisor is GMS's (NULL with warning 1365).
+type intMod struct{ inner *expression.Mod }
+
+func (m *intMod) Resolved() bool             { return m.inner.Resolved() }
+func (m *intMod) String() string             { return m.inner.String() }
+func (m *intMod) Type() sql.Type             { return m.inner.Type() }
+func (m *intMod) IsNullable() bool           { return true }
+func (m *intMod) Children() []sql.Expression { return m.inner.Children() }
+func (m *intMod) CollationCoercibility(ctx *sql.Context) (sql.CollationID, byte) {
+	return sql.Collation_binary, 5
+}
+
+func (m *intMod) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	n, err := m.inner.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	return &intMod{inner: n.(*expression.Mod)}, nil
+}
+
+func (m *intMod) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	lv, err := m.inner.LeftChild.Eval(ctx, row)
+	if err != nil || lv == nil {
+		return nil, err
+	}
+	rv, err := m.inner.RightChild.Eval(ctx, row)
+	if err != nil || rv == nil {
+		return nil, err
+	}
+	l, r := toNum(lv, m.inner.LeftChild.Type()), toNum(rv, m.inner.RightChild.Type())
+	if (l.kind != kInt && l.kind != kUint) || (r.kind != kInt && r.kind != kUint) ||
+		r.kind == kInt && r.i == 0 || r.kind == kUint && r.u == 0 {
+		return m.inner.Eval(ctx, row)
+	}
+	if l.kind == kInt && r.kind == kInt {
+		if r.i == -1 {
+			return int64(0), nil // MinInt64 % -1 overflows in Go
+		}
+		return l.i % r.i, nil
+	}
+	res := new(big.Int).Rem(bigOf(l), bigOf(r)) // truncated: the dividend's sign
+	if types.IsUnsigned(m.inner.LeftChild.Type()) || l.kind == kUint {
+		return res.Uint64(), nil
+	}
+	return res.Int64(), nil
+}
+
 func bigOf(n num) *big.Int {
 	if n.kind == kUint {
 		return new(big.Int).SetUint64(n.u)
@@ -383,6 +433,53 @@ func notIn(ctx *sql.Context, row sql.Row, left sql.Expression, sq *plan.Subquery
 		return nil, nil
 	}
 	return true, nil
+}
+
+// inSubquery is left IN (subquery) where GMS's comparison of left with the
+// subquery's column differs from MySQL's (a string against a number, a
+// DECIMAL against a DECIMAL of another scale, …), evaluated per row with
+// MySQL's comparisons. GMS v0.20.0 plans such an IN as a semi-join whose
+// hash or lookup converts the left value to the column's type ('5.0' and
+// ' 5' then never equal 5). It is the SQL negation of notIn: TRUE on a
+// match, NULL when left is NULL (and the subquery has rows) or nothing
+// matched and the subquery returned a NULL, FALSE otherwise.
+type inSubquery struct{ inner *plan.InSubquery }
+
+func (n *inSubquery) Resolved() bool             { return n.inner.Resolved() }
+func (n *inSubquery) String() string             { return n.inner.String() }
+func (n *inSubquery) Type() sql.Type             { return types.Boolean }
+func (n *inSubquery) IsNullable() bool           { return true }
+func (n *inSubquery) Children() []sql.Expression { return n.inner.Children() }
+
+func (n *inSubquery) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	c, err := n.inner.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	return &inSubquery{inner: c.(*plan.InSubquery)}, nil
+}
+
+func (n *inSubquery) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	sq, ok := n.inner.RightChild.(*plan.Subquery)
+	if !ok {
+		return n.inner.Eval(ctx, row)
+	}
+	v, err := notIn(ctx, row, n.inner.LeftChild, sq)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	return !v.(bool), nil
+}
+
+// mixedInSubquery reports whether GMS compares left IN (subquery) other
+// than MySQL does (needsMySQLCompare of left and the subquery's column).
+func mixedInSubquery(in *plan.InSubquery) bool {
+	sq, ok := in.RightChild.(*plan.Subquery)
+	if !ok || types.NumColumns(in.LeftChild.Type()) != 1 || types.NumColumns(sq.Type()) != 1 {
+		return false
+	}
+	col := expression.NewGetField(0, sq.Type(), "subquery column", true)
+	return needsMySQLCompare(in.LeftChild, col)
 }
 
 // castSigned is CAST(x AS SIGNED/UNSIGNED) of a DOUBLE: MySQL rounds half

@@ -399,7 +399,7 @@ func greatestLeast(name string, greatest bool, gms func(...sql.Expression) (sql.
 				}
 				return best.i, nil
 			case decimalType(typ) != nil:
-				return best.dec(), nil
+				return best.dec().Round(int32(decimalType(typ).Scale())), nil // at the result's scale, as MySQL prints it
 			}
 			return best.float(), nil
 		}}, nil

@@ -1,0 +1,213 @@
+package lookup
+
+import (
+	"container/list"
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/lakesql/lakesql/internal/kv"
+)
+
+// Options configure a Cache.
+type Options struct {
+	// MaxDiskBytes bounds the lookup files kept (least recently used go
+	// first); 0 means DefaultMaxDiskBytes.
+	MaxDiskBytes int64
+	// BlockBytes is the target block size; 0 means DefaultBlockBytes.
+	BlockBytes int
+	// Dir holds the (unlinked) lookup files; "" is os.TempDir().
+	Dir string
+}
+
+// Defaults.
+const (
+	DefaultMaxDiskBytes = 8 << 30
+	DefaultBlockBytes   = 4 << 10
+)
+
+// Cache keeps lookup files by id (the caller's name for a data file read
+// with one layout).
+type Cache struct {
+	opts Options
+	mu   struct {
+		sync.Mutex
+		entries map[string]*entry
+		lru     list.List // of *entry, most recent first
+		bytes   int64
+	}
+	stats struct {
+		sync.Mutex
+		hits, builds int64
+	}
+}
+
+type entry struct {
+	id    string
+	ready chan struct{} // closed when the build ended
+	file  *File
+	err   error
+	elem  *list.Element
+}
+
+// NewCache returns an empty cache.
+func NewCache(opts Options) *Cache {
+	if opts.MaxDiskBytes <= 0 {
+		opts.MaxDiskBytes = DefaultMaxDiskBytes
+	}
+	if opts.BlockBytes <= 0 {
+		opts.BlockBytes = DefaultBlockBytes
+	}
+	c := &Cache{opts: opts}
+	c.mu.entries = map[string]*entry{}
+	return c
+}
+
+// Source opens the data file a lookup file is built from: its records in
+// key order, and the LSM level they carry.
+type Source struct {
+	Layout *Layout
+	Level  int
+	Open   func(ctx context.Context) (kv.RecordReader, error)
+}
+
+// Get returns the lookup file id, building it from src when the cache does
+// not hold it. The caller must Release the file.
+func (c *Cache) Get(ctx context.Context, id string, src Source) (*File, error) {
+	c.mu.Lock()
+	e := c.mu.entries[id]
+	if e != nil {
+		c.mu.lru.MoveToFront(e.elem)
+		c.mu.Unlock()
+		select {
+		case <-e.ready:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if e.err != nil {
+			if ctx.Err() == nil && (errors.Is(e.err, context.Canceled) || errors.Is(e.err, context.DeadlineExceeded)) {
+				return c.Get(ctx, id, src) // the builder's statement ended, not ours
+			}
+			return nil, e.err
+		}
+		c.mu.Lock()
+		f := e.file
+		ok := c.mu.entries[id] == e
+		if ok {
+			f.refs.Add(1)
+		}
+		c.mu.Unlock()
+		if ok {
+			c.stats.Lock()
+			c.stats.hits++
+			c.stats.Unlock()
+			return f, nil
+		}
+		return c.Get(ctx, id, src) // evicted meanwhile
+	}
+	e = &entry{id: id, ready: make(chan struct{})}
+	e.elem = c.mu.lru.PushFront(e)
+	c.mu.entries[id] = e
+	c.mu.Unlock()
+
+	f, err := c.build(ctx, src)
+	c.mu.Lock()
+	if err != nil {
+		e.err = err
+		c.removeLocked(e)
+		c.mu.Unlock()
+		close(e.ready)
+		return nil, err
+	}
+	e.file = f
+	f.refs.Store(2) // the cache's and the caller's
+	c.mu.bytes += f.size
+	c.evictLocked()
+	c.mu.Unlock()
+	close(e.ready)
+	c.stats.Lock()
+	c.stats.builds++
+	c.stats.Unlock()
+	return f, nil
+}
+
+func (c *Cache) build(ctx context.Context, src Source) (*File, error) {
+	cs, err := src.Layout.codecs()
+	if err != nil {
+		return nil, err
+	}
+	run, err := src.Open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	f, err := build(cs, run, src.Level, c.opts.BlockBytes, c.opts.Dir)
+	if cerr := run.Close(); err == nil && cerr != nil {
+		if f != nil {
+			f.f.Close()
+		}
+		return nil, cerr
+	}
+	return f, err
+}
+
+// Release gives back a file returned by Get.
+func (c *Cache) Release(f *File) { f.release() }
+
+// evictLocked drops least recently used built files beyond the budget.
+func (c *Cache) evictLocked() {
+	for el := c.mu.lru.Back(); el != nil && c.mu.bytes > c.opts.MaxDiskBytes; {
+		prev := el.Prev()
+		e := el.Value.(*entry)
+		if e.file != nil && el != c.mu.lru.Front() {
+			c.removeLocked(e)
+		}
+		el = prev
+	}
+}
+
+func (c *Cache) removeLocked(e *entry) {
+	if c.mu.entries[e.id] != e {
+		return
+	}
+	delete(c.mu.entries, e.id)
+	c.mu.lru.Remove(e.elem)
+	if e.file != nil {
+		c.mu.bytes -= e.file.size
+		e.file.release()
+	}
+}
+
+// Forget drops every lookup file whose id has the given prefix (a dropped
+// table).
+func (c *Cache) Forget(prefix string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for id, e := range c.mu.entries {
+		if len(id) >= len(prefix) && id[:len(prefix)] == prefix && e.file != nil {
+			c.removeLocked(e)
+		}
+	}
+}
+
+// Close drops every built lookup file.
+func (c *Cache) Close() {
+	c.Forget("")
+}
+
+// Stats are a cache's counters.
+type Stats struct {
+	Files        int
+	Bytes        int64
+	Hits, Builds int64
+}
+
+// Stats returns the cache's counters.
+func (c *Cache) Stats() Stats {
+	c.mu.Lock()
+	s := Stats{Files: len(c.mu.entries), Bytes: c.mu.bytes}
+	c.mu.Unlock()
+	c.stats.Lock()
+	s.Hits, s.Builds = c.stats.hits, c.stats.builds
+	c.stats.Unlock()
+	return s
+}

@@ -1,0 +1,456 @@
+package lsmread
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/lakesql/lakesql/internal/binaryrow"
+	"github.com/lakesql/lakesql/internal/dv"
+	"github.com/lakesql/lakesql/internal/kv"
+	"github.com/lakesql/lakesql/internal/lookup"
+	"github.com/lakesql/lakesql/internal/schema"
+	"github.com/lakesql/lakesql/internal/sortedrun"
+	"github.com/lakesql/lakesql/snapshot/manifest"
+)
+
+// Point lookups. When a scan's filter pins every primary-key column to one
+// value (key = v AND …, IN lists, ORs of such), planning keeps only the
+// buckets the keys hash to (fixed-bucket tables, as Java's bucket filter
+// does), and reading looks each key up in the lookup file of every data file
+// whose key range holds it (internal/lookup: built on the first lookup,
+// then one small block read per file) instead of decoding and merging the
+// whole bucket. The records found are merged by the table's merge function
+// exactly as merge-on-read merges them, and the filter is applied to the
+// result as on every read: the rows are those of a full read.
+
+// maxPoints bounds the keys a filter may pin for the lookup path (an IN
+// list longer than this is read by scanning).
+const maxPoints = 1 << 16
+
+// lookupFraction: a split is read by lookups when its keys are fewer than
+// its rows divided by this; otherwise a scan is cheaper.
+var lookupFraction int64 = 16
+
+// lookupFiles is the process-wide cache of lookup files.
+var lookupFiles = lookup.NewCache(lookup.Options{})
+
+// LookupCacheStats reports the lookup-file cache's counters.
+func LookupCacheStats() lookup.Stats { return lookupFiles.Stats() }
+
+// points are the primary keys a filter pins: each a row of the read schema
+// with only the primary-key fields set.
+type points struct {
+	rows [][]any
+	// buckets of the keys by total bucket count (fixed-bucket tables);
+	// nil when buckets cannot be computed.
+	bucketer func(totalBuckets int32) (map[manifest.Bucket]bool, error)
+	byTotal  map[int32]map[manifest.Bucket]bool
+}
+
+// pinnedKeys returns the full primary keys p pins, or nil.
+func pinnedKeys(pred Predicate, sch *schema.TableSchema) [][]any {
+	if pred == nil || len(sch.PrimaryKeys) == 0 {
+		return nil
+	}
+	pk := sch.Projection(sch.PrimaryKeys)
+	sets := pointsOf(pred, len(sch.Fields))
+	if sets == nil {
+		return nil
+	}
+	var out [][]any
+	for _, row := range sets {
+		for _, i := range pk {
+			if i < 0 || row[i] == nil {
+				return nil
+			}
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+// pointsOf returns the assignments p allows as rows (nil entries unset),
+// or nil when p is not a finite set of assignments of some fields. Conjuncts
+// that pin nothing are ignored (they filter the rows found).
+func pointsOf(p Predicate, nf int) [][]any {
+	switch p := p.(type) {
+	case Leaf:
+		if p.Field < 0 || p.Field >= nf {
+			return nil
+		}
+		var lits []any
+		switch p.Op {
+		case OpEq:
+			lits = p.Literals[:min(1, len(p.Literals))]
+		case OpIn:
+			lits = p.Literals
+		default:
+			return nil
+		}
+		out := make([][]any, 0, len(lits))
+		for _, v := range lits {
+			if v == nil {
+				continue
+			}
+			row := make([]any, nf)
+			row[p.Field] = v
+			out = append(out, row)
+		}
+		if len(out) == 0 {
+			return nil
+		}
+		return out
+	case And:
+		var acc [][]any
+		for _, c := range p {
+			cs := pointsOf(c, nf)
+			if cs == nil {
+				continue
+			}
+			if acc == nil {
+				acc = cs
+				continue
+			}
+			if len(acc)*len(cs) > maxPoints {
+				return nil
+			}
+			var next [][]any
+			for _, a := range acc {
+				for _, b := range cs {
+					row, ok := mergeAssign(a, b)
+					if ok {
+						next = append(next, row)
+					}
+				}
+			}
+			if len(next) == 0 {
+				return nil // contradictory: leave it to the scan (which returns nothing)
+			}
+			acc = next
+		}
+		return acc
+	case Or:
+		var out [][]any
+		var set []bool
+		for i, c := range p {
+			cs := pointsOf(c, nf)
+			if cs == nil {
+				return nil
+			}
+			// Every branch must pin the same fields, or the union is
+			// not a set of points of those fields.
+			for _, row := range cs {
+				s := make([]bool, nf)
+				for j, v := range row {
+					s[j] = v != nil
+				}
+				if i == 0 && set == nil {
+					set = s
+				} else if !slices.Equal(set, s) {
+					return nil
+				}
+			}
+			out = append(out, cs...)
+			if len(out) > maxPoints {
+				return nil
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// mergeAssign combines two assignments; false when they disagree on a field.
+func mergeAssign(a, b []any) ([]any, bool) {
+	row := slices.Clone(a)
+	for i, v := range b {
+		if v == nil {
+			continue
+		}
+		if row[i] != nil && row[i] != v {
+			return nil, false
+		}
+		row[i] = v
+	}
+	return row, true
+}
+
+// newPoints prepares the bucket filter of pinned keys (fixed buckets only).
+func (p *Plan) newPoints(rows [][]any) *points {
+	pts := &points{rows: rows}
+	if p.Core.Bucket <= 0 {
+		return pts
+	}
+	fn, err := binaryrow.ParseBucketFunctionType(p.Options[schema.OptBucketFunctionType])
+	if err != nil {
+		return pts
+	}
+	keys := p.Schema.Projection(p.Schema.BucketKeys())
+	for _, k := range keys {
+		if k < 0 {
+			return pts
+		}
+	}
+	types := make([]schema.DataType, len(p.Schema.Fields))
+	for i := range p.Schema.Fields {
+		types[i] = p.Schema.Fields[i].Type
+	}
+	pts.byTotal = map[int32]map[manifest.Bucket]bool{}
+	pts.bucketer = func(total int32) (map[manifest.Bucket]bool, error) {
+		if m, ok := pts.byTotal[total]; ok {
+			return m, nil
+		}
+		b, err := binaryrow.NewBucketer(types, keys, int(total), fn)
+		if err != nil {
+			return nil, err
+		}
+		m := map[manifest.Bucket]bool{}
+		for _, row := range rows {
+			n, err := b.Bucket(row)
+			if err != nil {
+				return nil, err
+			}
+			m[manifest.Bucket(n)] = true
+		}
+		pts.byTotal[total] = m
+		return m, nil
+	}
+	return pts
+}
+
+// keepBucket reports whether a file of bucket b (of total buckets) may hold
+// one of the keys.
+func (pts *points) keepBucket(b manifest.Bucket, total int32) bool {
+	if pts == nil || pts.bucketer == nil || total <= 0 || b < 0 {
+		return true
+	}
+	m, err := pts.bucketer(total)
+	if err != nil {
+		return true // unknown: read it
+	}
+	return m[b]
+}
+
+// splitKeys returns the trimmed keys of the points in split's partition (and
+// bucket), sorted and without duplicates.
+func (r *Reader) splitKeys(split *DataSplit) [][]any {
+	pts := r.plan.points
+	if pts == nil {
+		return nil
+	}
+	part := r.plan.Schema.Projection(r.plan.Schema.PartitionKeys)
+	var keys [][]any
+	var buckets map[manifest.Bucket]bool
+	if pts.bucketer != nil && split.TotalBuckets > 0 {
+		buckets, _ = pts.bucketer(split.TotalBuckets)
+	}
+	var b *binaryrow.Bucketer
+	for _, row := range pts.rows {
+		same := len(part) == len(split.PartitionValues)
+		for j, i := range part {
+			if !same {
+				break
+			}
+			same = split.PartitionValues[j] != nil && schema.Compare(&r.fields[i].Type, row[i], split.PartitionValues[j]) == 0
+		}
+		if !same {
+			continue
+		}
+		if buckets != nil {
+			if b == nil {
+				var err error
+				if b, err = r.plan.bucketerFor(split.TotalBuckets); err != nil {
+					buckets = nil
+				}
+			}
+			if b != nil {
+				if n, err := b.Bucket(row); err == nil && manifest.Bucket(n) != split.Bucket {
+					continue
+				}
+			}
+		}
+		key := make([]any, len(r.keyIdx))
+		for j, i := range r.keyIdx {
+			key[j] = row[i]
+		}
+		keys = append(keys, key)
+	}
+	slices.SortFunc(keys, func(a, b []any) int { return r.keyCmp(a, b) })
+	return slices.CompactFunc(keys, func(a, b []any) bool { return r.keyCmp(a, b) == 0 })
+}
+
+func (p *Plan) bucketerFor(total int32) (*binaryrow.Bucketer, error) {
+	fn, err := binaryrow.ParseBucketFunctionType(p.Options[schema.OptBucketFunctionType])
+	if err != nil {
+		return nil, err
+	}
+	types := make([]schema.DataType, len(p.Schema.Fields))
+	for i := range p.Schema.Fields {
+		types[i] = p.Schema.Fields[i].Type
+	}
+	return binaryrow.NewBucketer(types, p.Schema.Projection(p.Schema.BucketKeys()), int(total), fn)
+}
+
+// lookupReadable reports whether split is read by key lookups.
+func (r *Reader) lookupReadable(split *DataSplit, keys [][]any) bool {
+	if len(keys) == 0 || r.keyCmp == nil || r.plan.Spec.Delta != nil {
+		return false
+	}
+	if split.Mode == ReadMerge && r.factory == nil {
+		return false
+	}
+	return int64(len(keys))*lookupFraction < split.RowCount() || lookupFraction == 0
+}
+
+// openLookup reads the rows of keys (sorted trimmed keys) in split.
+func (r *Reader) openLookup(ctx context.Context, split *DataSplit, keys [][]any) (RowIterator, error) {
+	bounds, err := r.fileKeyBounds(ctx, split)
+	if err != nil {
+		return nil, err
+	}
+	full := r.lookupRunReader()
+	var runs []kv.RecordReader
+	var rows [][]any
+	for i := range split.Files {
+		f := &split.Files[i]
+		b := bounds[i]
+		var lf *lookup.File
+		var vec dv.DeletionVector
+		var recs []kv.KeyValue
+		for _, k := range keys {
+			if r.keyCmp(k, b.min) < 0 || r.keyCmp(k, b.max) > 0 {
+				continue
+			}
+			if lf == nil {
+				if err := checkFormat(f); err != nil {
+					return nil, err
+				}
+				if lf, err = r.lookupFile(ctx, full, split, f); err != nil {
+					return nil, err
+				}
+				defer lookupFiles.Release(lf)
+				if i < len(split.DeletionFiles) && split.DeletionFiles[i] != nil {
+					if vec, err = r.dvs.Load(ctx, split.DeletionFiles[i]); err != nil {
+						return nil, fmt.Errorf("lsmread: deletion vector of %s: %w", f.FileName, err)
+					}
+				}
+			}
+			rec, ok, err := lf.Find(k)
+			if err != nil {
+				return nil, fmt.Errorf("lsmread: lookup in %s: %w", f.FileName, err)
+			}
+			if !ok || vec != nil && vec.IsDeleted(rec.Pos) {
+				continue
+			}
+			if split.Mode == ReadRaw {
+				if out := r.project(rec.Value); out != nil {
+					rows = append(rows, out)
+				}
+				continue
+			}
+			recs = append(recs, rec.KeyValue)
+		}
+		if len(recs) > 0 {
+			runs = append(runs, kv.NewSliceReader(recs))
+		}
+	}
+	if split.Mode == ReadRaw || len(runs) == 0 {
+		return &sliceRows{rows: rows}, nil
+	}
+	var smr *kv.SortMergeReader
+	if r.lookup {
+		smr = r.factory.NewLookupReader(runs, r.keyCmp)
+	} else {
+		smr = r.factory.NewReader(runs, r.keyCmp)
+	}
+	defer smr.Close()
+	for {
+		kvr, ok, err := smr.Next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		if !kvr.Kind.IsAdd() {
+			continue
+		}
+		if out := r.project(kvr.Value); out != nil {
+			rows = append(rows, out)
+		}
+	}
+	return &sliceRows{rows: rows}, nil
+}
+
+// lookupRunReader reads data files with every field, for lookup files
+// (which hold whole rows whatever a statement projects).
+func (r *Reader) lookupRunReader() *sortedrun.Reader {
+	return sortedrun.NewReader(r.plan.Table.source(), r.fields, nil, r.keyIdx, r.plan.Spec.TimeZone)
+}
+
+// lookupFile returns the lookup file of f, read with the plan's schema.
+func (r *Reader) lookupFile(ctx context.Context, full *sortedrun.Reader, split *DataSplit, f *manifest.DataFileMeta) (*lookup.File, error) {
+	tz := "UTC"
+	if r.plan.Spec.TimeZone != nil {
+		tz = r.plan.Spec.TimeZone.String()
+	}
+	id := fmt.Sprintf("%s/%s%s#%d#%s", r.plan.Table.store.URL(), split.BucketPath(), f.FileName, r.plan.Schema.ID, tz)
+	layout := &lookup.Layout{KeyTypes: r.keyType, ValueTypes: make([]schema.DataType, len(r.fields))}
+	for i := range r.fields {
+		layout.ValueTypes[i] = r.fields[i].Type.WithNullable(true)
+	}
+	sf := split.file(f)
+	return lookupFiles.Get(ctx, id, lookup.Source{Layout: layout, Level: int(f.Level),
+		Open: func(ctx context.Context) (kv.RecordReader, error) { return full.OpenKeyValues(ctx, sf) }})
+}
+
+// keyBounds are a file's smallest and largest trimmed keys.
+type keyBounds struct{ min, max []any }
+
+// fileKeyBounds decodes the key range of each of split's files.
+func (r *Reader) fileKeyBounds(ctx context.Context, split *DataSplit) ([]keyBounds, error) {
+	keyTypes := make(map[int64][]schema.DataType)
+	out := make([]keyBounds, len(split.Files))
+	for i := range split.Files {
+		f := &split.Files[i]
+		types, ok := keyTypes[f.SchemaID]
+		if !ok {
+			fs, err := r.plan.Table.schemas.Schema(ctx, schema.SchemaID(f.SchemaID))
+			if err != nil {
+				return nil, err
+			}
+			for _, kf := range fs.TrimmedPrimaryKeyFields() {
+				types = append(types, kf.Type)
+			}
+			keyTypes[f.SchemaID] = types
+		}
+		mn, err := binaryrow.DecodeSerialized(types, f.MinKey)
+		if err != nil {
+			return nil, fmt.Errorf("lsmread: min key of %s: %w", f.FileName, err)
+		}
+		mx, err := binaryrow.DecodeSerialized(types, f.MaxKey)
+		if err != nil {
+			return nil, fmt.Errorf("lsmread: max key of %s: %w", f.FileName, err)
+		}
+		out[i] = keyBounds{mn, mx}
+	}
+	return out, nil
+}
+
+// sliceRows iterates rows already read.
+type sliceRows struct {
+	rows [][]any
+	i    int
+}
+
+func (s *sliceRows) Next() ([]any, error) {
+	if s.i >= len(s.rows) {
+		return nil, io.EOF
+	}
+	s.i++
+	return s.rows[s.i-1], nil
+}
+
+func (s *sliceRows) Close() error { return nil }
