@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -37,6 +38,9 @@ type cmMode struct {
 	// explicit counts the COMPACT snapshots the test's explicit
 	// compactions committed.
 	explicit int
+	// dv: merge-on-write with deletion vectors of that width ("32",
+	// "64"): no level-0 file is left after a statement.
+	dv string
 }
 
 func (m cmMode) with(name string, options ...string) *cmMode {
@@ -49,15 +53,19 @@ func (m cmMode) with(name string, options ...string) *cmMode {
 
 // The modes: merge-on-read with automatic compaction (aggressive and
 // default triggers), without it (write-only, compacted only by the test's
-// explicit compactions), copy-on-write, and full compaction every third
-// commit. Deletion vectors (MOW) and the lookup / full-compaction changelog
-// producers become further modes here once lakesql writes them.
+// explicit compactions), copy-on-write, full compaction every third
+// commit, and merge-on-write (deletion vectors, 32 and 64-bit, with
+// aggressive and default automatic compaction). The lookup and
+// full-compaction changelog producers become further modes here once
+// lakesql writes them.
 var cmModes = []cmMode{
 	{name: "mor-auto", options: []string{"num-sorted-run.compaction-trigger=2", "num-sorted-run.stop-trigger=3"}, maxLevel: 2, stopTrigger: 3},
 	{name: "mor-default", maxLevel: 5, stopTrigger: 8},
 	{name: "mor-off", options: []string{"write-only=true"}, maxLevel: 5, writeOnly: true},
 	{name: "cow", options: []string{"full-compaction.delta-commits=1"}, cow: true, maxLevel: 5},
 	{name: "full-every-3", options: []string{"full-compaction.delta-commits=3", "num-sorted-run.compaction-trigger=3"}, maxLevel: 3, stopTrigger: 6},
+	{name: "mow32-auto", options: []string{"num-sorted-run.compaction-trigger=2", "num-sorted-run.stop-trigger=3"}, maxLevel: 5, stopTrigger: 3, dv: "32"},
+	{name: "mow64", maxLevel: 5, stopTrigger: 8, dv: "64"},
 }
 
 // tiny is a target-file-size below the size of every file: no file is
@@ -132,6 +140,9 @@ func TestCompactionMetamorphic(t *testing.T) {
 			{"-1", false, cmModes[3].with("")},
 			{"4", true, cmModes[4].with("tiny", tiny)},
 			{"-1", true, cmModes[0].with("")},
+			{"4", true, cmModes[5].with("tiny", tiny)},
+			{"-1", false, cmModes[6].with("")},
+			{"1", false, cmModes[6].with("tiny", tiny)},
 		}
 	}
 	var total rhStats
@@ -142,6 +153,7 @@ func TestCompactionMetamorphic(t *testing.T) {
 			cfg := rhConfig{engine: eng, bucket: c.bucket, partitioned: c.partitioned, compaction: c.mode}
 			mode := *c.mode
 			cfg.compaction = &mode
+			cfg.dv = mode.dv
 			t.Run(cfg.name(), func(t *testing.T) {
 				wh := t.TempDir()
 				ws := startWriteServer(t, wh)
@@ -203,6 +215,9 @@ func (h *rhHistory) checkInvariants() {
 						b.partition, b.bucket, b.levels, m.maxLevel)
 				}
 			}
+		}
+		if m.dv != "" && slices.Contains(b.levels, 0) {
+			h.fatalf("merge-on-write: partition %s bucket %d keeps level-0 files after a statement (levels %v)", b.partition, b.bucket, b.levels)
 		}
 		if m.stopTrigger > 0 && b.runs() > m.stopTrigger {
 			h.fatalf("partition %s bucket %d has %d sorted runs (levels %v) after a statement; num-sorted-run.stop-trigger is %d",
