@@ -1,4 +1,4 @@
-package bench_test
+package main
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -21,8 +20,10 @@ import (
 // later statements mostly update), then a full scan (count and sum) and a
 // point lookup, each run 5 times. Modes: merge-on-read (the default),
 // merge-on-write with 32-bit and 64-bit deletion vectors, and first-row.
-// It prints write throughput (rows/s), the median scan and lookup times and
-// the ratios to merge-on-read; there are no timing assertions.
+// Automatic compaction runs as in lakesql serve (one background worker);
+// the reads start once it is idle. It prints write throughput (rows/s),
+// the median scan and lookup times and the ratios to merge-on-read; there
+// are no timing assertions.
 //
 //	cd bench && go test -run MergeOnWriteCost -v
 func TestMergeOnWriteCost(t *testing.T) {
@@ -69,52 +70,60 @@ func TestMergeOnWriteCost(t *testing.T) {
 		files               string
 	}
 	results := make([]result, len(modes))
+	// Modes take turns statement by statement and read by read, so that
+	// the load of a shared machine falls on all of them alike.
 	for i, m := range modes {
-		table := fmt.Sprintf("m.t%d", i)
-		if _, err := my.Exec(fmt.Sprintf("CREATE TABLE %s (id BIGINT, grp INT, name STRING, price DOUBLE, PRIMARY KEY (id) NOT ENFORCED) WITH (%s)", table, m.with)); err != nil {
+		if _, err := my.Exec(fmt.Sprintf("CREATE TABLE m.t%d (id BIGINT, grp INT, name STRING, price DOUBLE, PRIMARY KEY (id) NOT ENFORCED) WITH (%s)", i, m.with)); err != nil {
 			t.Fatal(err)
 		}
-		rnd := rand.New(rand.NewPCG(1, 2)) // the same statements in every mode
-		var b strings.Builder
-		var write time.Duration
-		for s := 0; s < stmts; s++ {
-			b.Reset()
-			fmt.Fprintf(&b, "INSERT INTO %s VALUES ", table)
-			for r := 0; r < rowsPerStmt; r++ {
-				if r > 0 {
-					b.WriteString(", ")
-				}
-				fmt.Fprintf(&b, "(%d, %d, 'n%d', %d.5)", rnd.IntN(keySpace), rnd.IntN(100), rnd.IntN(1000), rnd.IntN(10000))
+	}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	var b strings.Builder
+	for s := 0; s < stmts; s++ {
+		b.Reset()
+		for r := 0; r < rowsPerStmt; r++ {
+			if r > 0 {
+				b.WriteString(", ")
 			}
+			fmt.Fprintf(&b, "(%d, %d, 'n%d', %d.5)", rnd.IntN(keySpace), rnd.IntN(100), rnd.IntN(1000), rnd.IntN(10000))
+		}
+		for i, m := range modes {
 			start := time.Now()
-			if _, err := my.Exec(b.String()); err != nil {
+			if _, err := my.Exec(fmt.Sprintf("INSERT INTO m.t%d VALUES %s", i, b.String())); err != nil {
 				t.Fatalf("%s: %v", m.name, err)
 			}
-			write += time.Since(start)
+			results[i].write += time.Since(start)
 		}
-		res := result{write: write}
-		var scans, lookups []time.Duration
-		for r := 0; r < runs; r++ {
+	}
+	// Reads run with no background compaction going on.
+	if err := srv.WaitCompactions(ctx); err != nil {
+		t.Fatal(err)
+	}
+	scans := make([][]time.Duration, len(modes))
+	lookups := make([][]time.Duration, len(modes))
+	for r := 0; r < runs; r++ {
+		for i := range modes {
 			start := time.Now()
 			var sum float64
-			if err := my.QueryRow(fmt.Sprintf("SELECT count(*), sum(price) FROM %s", table)).Scan(&res.rows, &sum); err != nil {
+			if err := my.QueryRow(fmt.Sprintf("SELECT count(*), sum(price) FROM m.t%d", i)).Scan(&results[i].rows, &sum); err != nil {
 				t.Fatal(err)
 			}
-			scans = append(scans, time.Since(start))
+			scans[i] = append(scans[i], time.Since(start))
 			start = time.Now()
 			var n int64
-			if err := my.QueryRow(fmt.Sprintf("SELECT count(*) FROM %s WHERE id = %d", table, 12345+r)).Scan(&n); err != nil {
+			if err := my.QueryRow(fmt.Sprintf("SELECT count(*) FROM m.t%d WHERE id = %d", i, 12345+r)).Scan(&n); err != nil {
 				t.Fatal(err)
 			}
-			lookups = append(lookups, time.Since(start))
+			lookups[i] = append(lookups[i], time.Since(start))
 		}
-		res.scan, res.lookup = median(scans), median(lookups)
+	}
+	for i := range modes {
+		results[i].scan, results[i].lookup = median(scans[i]), median(lookups[i])
 		var files, l0 int
 		if err := my.QueryRow(fmt.Sprintf("SELECT count(*), sum(CASE WHEN level = 0 THEN 1 ELSE 0 END) FROM m.`t%d$files`", i)).Scan(&files, &l0); err != nil {
 			t.Fatal(err)
 		}
-		res.files = fmt.Sprintf("%d files (%d on level 0)", files, l0)
-		results[i] = res
+		results[i].files = fmt.Sprintf("%d files (%d on level 0)", files, l0)
 	}
 	fmt.Printf("%d statements × %d rows into a 4-bucket table (keys from %d), %d runs of each read:\n", stmts, rowsPerStmt, keySpace, runs)
 	base := results[0]
@@ -125,10 +134,4 @@ func TestMergeOnWriteCost(t *testing.T) {
 			m.name, rate, base.write.Seconds()/r.write.Seconds(), r.scan.Round(10*time.Microsecond),
 			float64(r.scan)/float64(base.scan), r.lookup.Round(10*time.Microsecond), float64(r.lookup)/float64(base.lookup), r.rows, r.files)
 	}
-}
-
-func median(d []time.Duration) time.Duration {
-	s := slices.Clone(d)
-	slices.Sort(s)
-	return s[len(s)/2]
 }
