@@ -41,10 +41,22 @@ type ScanSpec struct {
 	// merging: every record they hold, retractions included. Conflict
 	// detection and streaming-style reads use it. TimeTravel is ignored.
 	Delta *DeltaRange
+	// Incremental, when set, reads the changes between two snapshots
+	// (Java's incremental-between): ReadChanges returns each record with
+	// its row kind. TimeTravel is ignored; the latest schema is read.
+	Incremental *Incremental
+	// KeepDelete keeps the retract records that merging leaves (Java's
+	// forceKeepDelete): ReadChanges returns them with their row kind.
+	// $audit_log reads a snapshot so.
+	KeepDelete bool
 	// TimeZone is the session time zone used by schema-evolution casts
 	// between TIMESTAMP, TIMESTAMP_LTZ, numbers, dates and strings; nil is
 	// UTC.
 	TimeZone *time.Location
+	// LatestSchema, when set, is the table's latest schema as the caller
+	// has just read it (a statement resolves it once); a read of the latest
+	// snapshot uses it instead of reading it again.
+	LatestSchema *schema.TableSchema
 }
 
 // DeltaRange is a range of snapshots (After, Upto].
@@ -87,6 +99,8 @@ type Plan struct {
 	Spec     ScanSpec
 	Splits   []*DataSplit
 	Stats    PlanStats
+	// inc is the resolved incremental range (Spec.Incremental).
+	inc *incrementalRange
 	// points are the primary keys the filter pins (point lookups), or nil.
 	points *points
 }
@@ -97,6 +111,9 @@ func (t *Table) Plan(ctx context.Context, spec ScanSpec) (*Plan, error) {
 	if spec.Delta != nil {
 		tt = TimeTravel{SnapshotID: spec.Delta.Upto}
 	}
+	if spec.Incremental != nil {
+		return t.planIncremental(ctx, spec)
+	}
 	snap, err := t.ResolveSnapshot(ctx, tt)
 	if err != nil {
 		return nil, err
@@ -106,6 +123,8 @@ func (t *Table) Plan(ctx context.Context, spec ScanSpec) (*Plan, error) {
 	var sch *schema.TableSchema
 	if snap != nil && spec.TimeTravel.count() > 0 && spec.Delta == nil {
 		sch, err = t.schemas.Schema(ctx, snap.SchemaID)
+	} else if spec.LatestSchema != nil {
+		sch = spec.LatestSchema
 	} else {
 		sch, err = t.schemas.Latest(ctx)
 	}
@@ -168,7 +187,12 @@ func (p *Plan) isPK() bool { return len(p.Schema.PrimaryKeys) > 0 }
 
 // rawPK reports whether a primary-key table is read without merging.
 func (p *Plan) rawPK() bool {
-	return p.Spec.Delta != nil || p.Core.DeletionVectorsEnabled || p.Core.MergeEngine == schema.MergeEngineFirstRow || p.Spec.ReadOptimized
+	return p.Spec.Delta != nil || p.inc != nil || p.Core.DeletionVectorsEnabled || p.Core.MergeEngine == schema.MergeEngineFirstRow || p.Spec.ReadOptimized
+}
+
+// skipLevel0 is Java's CoreOptions.batchScanSkipLevel0.
+func (p *Plan) skipLevel0() bool {
+	return p.Core.DeletionVectorsEnabled || p.Core.MergeEngine == schema.MergeEngineFirstRow
 }
 
 // projection returns the indexes of the projected fields in p.Schema.Fields.
@@ -303,7 +327,12 @@ func (p *Plan) planSplits(ctx context.Context) error {
 		return err
 	}
 	var lists []string // nil: the snapshot's base and delta lists
-	if d := p.Spec.Delta; d != nil {
+	changes := p.Spec.Delta != nil || p.inc != nil
+	if p.inc != nil {
+		if lists, err = p.incrementalLists(ctx); err != nil {
+			return err
+		}
+	} else if d := p.Spec.Delta; d != nil {
 		lists = []string{}
 		for id := d.After + 1; id <= d.Upto; id++ {
 			s, err := p.Table.snapshots.Snapshot(ctx, id)
@@ -354,11 +383,14 @@ func (p *Plan) planSplits(ctx context.Context) error {
 				p.Stats.FilesPruned++
 				return false // no pinned key hashes to this bucket
 			}
-			if p.Spec.Delta != nil && e.Kind != manifest.FileKindAdd {
+			if changes && e.Kind != manifest.FileKindAdd {
 				return false
 			}
-			if p.isPK() && raw && e.File.Level == 0 && !p.Spec.ReadOptimized && p.Spec.Delta == nil {
-				return false // level-0 files are not visible to batch reads here
+			if p.isPK() && e.File.Level == 0 && !p.Spec.ReadOptimized && p.Spec.Delta == nil && p.skipLevel0() {
+				// Level-0 files are not visible to batch reads of tables with
+				// deletion vectors or first-row, incremental reads included
+				// (Java CoreOptions.batchScanSkipLevel0).
+				return false
 			}
 			return true
 		},
@@ -384,7 +416,7 @@ func (p *Plan) planSplits(ctx context.Context) error {
 		groups[k] = append(groups[k], e)
 	}
 	var dvs map[bucketKey]map[string]*DeletionFile
-	if p.Spec.Delta == nil {
+	if !changes {
 		dvs, err = p.loadDeletionFiles(ctx)
 	}
 	if err != nil {
@@ -408,6 +440,9 @@ func (p *Plan) planSplits(ctx context.Context) error {
 		if raw {
 			split.Mode = ReadRaw
 		}
+		if p.inc != nil {
+			split.Mode = ReadRecords
+		}
 		split.PartitionPath, err = schema.PartitionPath(pf.fields, split.PartitionValues, p.Core.PartitionDefaultName, p.Core.PartitionLegacyName)
 		if err != nil {
 			return err
@@ -429,8 +464,12 @@ func (p *Plan) planSplits(ctx context.Context) error {
 			continue
 		}
 		// Files of a bucket in write order (Java orders append files by
-		// sequence number), level by level.
+		// sequence number), level by level; the files of an incremental
+		// read stay in snapshot order.
 		sort.SliceStable(files, func(i, j int) bool {
+			if p.inc != nil {
+				return false
+			}
 			if files[i].Level != files[j].Level {
 				return files[i].Level < files[j].Level
 			}

@@ -52,11 +52,6 @@ func CheckWritable(sch *schema.TableSchema) error {
 		add(fmt.Errorf("%w: table option %s: append tables of unaware or dynamic bucket do not support it (Paimon refuses it as well); set a bucket count and bucket-key",
 			ErrUnsupported, schema.OptFullCompactionDeltaCommits))
 	}
-	switch core.ChangelogProducer {
-	case schema.ChangelogProducerNone, schema.ChangelogProducerInput:
-	default:
-		add(needsCompaction(schema.OptChangelogProducer, string(core.ChangelogProducer)))
-	}
 	if core.Bucket == schema.BucketPostpone {
 		add(fmt.Errorf("%w: table option bucket=-2 (postpone bucket) needs compaction, which lakesql does not do yet", ErrUnsupported))
 	} else if core.Bucket == 0 || core.Bucket < schema.BucketPostpone {

@@ -34,6 +34,8 @@ func TestCheckWritable(t *testing.T) {
 		{"pk fixed", testSchema([]string{"k"}, nil, map[string]string{"bucket": "4"})},
 		{"pk dynamic", testSchema([]string{"k", "p"}, []string{"p"}, map[string]string{})},
 		{"pk input changelog", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "changelog-producer": "input"})},
+		{"pk lookup changelog", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "changelog-producer": "lookup"})},
+		{"pk full-compaction changelog", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "changelog-producer": "full-compaction"})},
 		{"append unaware", testSchema(nil, []string{"p"}, map[string]string{})},
 		{"append fixed", testSchema(nil, nil, map[string]string{"bucket": "2", "bucket-key": "k"})},
 		{"partial-update", testSchema([]string{"k"}, nil, map[string]string{"bucket": "2", "merge-engine": "partial-update"})},
@@ -58,8 +60,6 @@ func TestCheckWritable(t *testing.T) {
 	}{
 		{"first-row dv", "deletion-vectors.enabled", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "merge-engine": "first-row", "deletion-vectors.enabled": "true"})},
 		{"full compaction on an unaware append table", "full-compaction.delta-commits", testSchema(nil, nil, map[string]string{"full-compaction.delta-commits": "2"})},
-		{"lookup", "changelog-producer=lookup", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "changelog-producer": "lookup"})},
-		{"full-compaction changelog", "changelog-producer=full-compaction", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "changelog-producer": "full-compaction"})},
 		{"postpone", "bucket=-2", testSchema([]string{"k"}, nil, map[string]string{"bucket": "-2"})},
 		{"orc", "file.format=orc", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "file.format": "orc"})},
 		{"cross partition", "cross-partition", testSchema([]string{"k"}, []string{"p"}, map[string]string{})},

@@ -31,7 +31,9 @@ type AutoOptions struct {
 //     (counted by this compactor) fully compacts every bucket written since
 //     the last full compaction before AfterCommit returns; N = 1 is
 //     copy-on-write: every statement leaves each bucket it wrote as one
-//     sorted run;
+//     sorted run; changelog-producer = full-compaction without the option
+//     means N = 1 (Paimon's Flink sink), each full compaction writing the
+//     changelog of the commits since the last one;
 //   - commit.force-compact: the automatic pick runs before AfterCommit
 //     returns;
 //   - a bucket with more sorted runs than num-sorted-run.stop-trigger is
@@ -123,6 +125,12 @@ func (a *AutoCompactor) AfterCommit(ctx context.Context, tbl *snapshot.Table, sc
 	n, hasN, err := sch.Options.FullCompactionDeltaCommits()
 	if err != nil {
 		return nil
+	}
+	if cp, err := sch.Options.ChangelogProducer(); err == nil && cp == schema.ChangelogProducerFullCompaction && !hasN {
+		// changelog-producer = full-compaction without a schedule: a full
+		// compaction (and so a changelog) after every commit, as Paimon's
+		// Flink sink does (its full-compaction delta commits default to 1).
+		n, hasN = 1, true
 	}
 	a.mu.Lock()
 	if a.mu.closed {

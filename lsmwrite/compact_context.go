@@ -353,15 +353,19 @@ func (b *compactBucket) partition(ctx context.Context, files []manifest.DataFile
 }
 
 // newRewriter chooses the rewriter of one unit of bucket b whose levels
-// are levels (Java KeyValueFileStoreWrite.createRewriter): the lookup
-// rewriter for tables that need lookup (deletion vectors, first-row,
-// changelog-producer=lookup, force-lookup), else the merge-tree rewriter.
-// The full-compaction changelog producer slots in here. close releases
-// what the rewriter holds.
+// are levels (Java KeyValueFileStoreWrite.createRewriter, in its order):
+// the full-compaction changelog rewriter for changelog-producer =
+// full-compaction, the lookup rewriter for tables that need lookup
+// (deletion vectors, first-row, changelog-producer=lookup, force-lookup),
+// else the merge-tree rewriter. close releases what the rewriter holds.
 func (c *compactContext) newRewriter(b *compactBucket, levels *Levels) (rw CompactRewriter, close func() error) {
+	mt := &mergeTreeRewriter{c: c, b: b}
+	if c.core.ChangelogProducer == schema.ChangelogProducerFullCompaction {
+		return &fullChangelogRewriter{mergeTreeRewriter: mt, maxLevel: c.numLevels - 1}, func() error { return nil }
+	}
 	if c.lookup.NeedLookup {
 		r := c.newLookupRewriter(b, levels)
 		return r, r.close
 	}
-	return &mergeTreeRewriter{c: c, b: b}, func() error { return nil }
+	return mt, func() error { return nil }
 }

@@ -2,7 +2,6 @@ package lsmwrite
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -151,11 +150,12 @@ func (r *lookupRewriter) notifyRewritten(files []manifest.DataFileMeta) {
 	}
 }
 
-// rewriteLookup is ChangelogMergeTreeRewriter.rewriteOrProduceChangelog:
-// the sections are read through the lookup wrapper; with rewrite the
-// results are written on outputLevel (retracts dropped with dropDelete),
-// otherwise the files move to outputLevel unchanged; changelog records go
-// to changelog files when the table produces them by lookup.
+// rewriteLookup is ChangelogMergeTreeRewriter.rewriteOrProduceChangelog
+// (compactBucket.rewriteOrProduceChangelog) with the lookup wrapper: with
+// rewrite the results are written on outputLevel (retracts dropped with
+// dropDelete) and the rewritten files' deletion vectors dropped, otherwise
+// the files move to outputLevel unchanged; changelog records go to
+// changelog files when the table produces them by lookup.
 func (r *lookupRewriter) rewriteLookup(ctx context.Context, outputLevel int, sections [][]SortedRun, dropDelete, rewrite bool) (CompactResult, error) {
 	var wrapper lookupWrapper
 	if r.strategy.IsFirstRow {
@@ -163,79 +163,12 @@ func (r *lookupRewriter) rewriteLookup(ctx context.Context, outputLevel int, sec
 	} else {
 		wrapper = newLookupChangelogWrapper(ctx, r, outputLevel)
 	}
-	var w, cl *rollingWriter
-	if rewrite {
-		w = newLevelWriter(r.c.spec, r.b.names, false, outputLevel, manifest.FileSourceCompact)
-	}
-	if r.strategy.ProduceChangelog {
-		cl = newLevelWriter(r.c.spec, r.b.names, true, outputLevel, manifest.FileSourceAppend)
-	}
-	rd := r.b.sectionsReader(ctx, sections, func(runs []kv.RecordReader, keyCmp kv.Comparator) *kv.SortMergeReader {
-		return kv.NewSortMergeReader(runs, keyCmp, r.c.mff.SequenceComparator(), wrapper)
-	})
-	err := func() error {
-		for n := 0; ; n++ {
-			if n&1023 == 0 {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-			}
-			rec, ok, err := rd.Next()
-			if err != nil {
-				return fmt.Errorf("lsmwrite: compact %s: %w", r.b, err)
-			}
-			if cl != nil {
-				for _, c := range wrapper.drainChangelog() {
-					if err := cl.writeKV(ctx, c); err != nil {
-						return err
-					}
-				}
-			}
-			if !ok {
-				return nil
-			}
-			if w != nil && (!dropDelete || rec.Kind.IsAdd()) {
-				if err := w.writeKV(ctx, rec); err != nil {
-					return err
-				}
-			}
-		}
-	}()
-	if cerr := rd.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil && w != nil {
-		err = w.closeCurrent()
-	}
-	if err == nil && cl != nil {
-		err = cl.closeCurrent()
-	}
+	res, err := r.b.rewriteOrProduceChangelog(ctx, outputLevel, sections, dropDelete, rewrite, r.strategy.ProduceChangelog, wrapper)
 	if err != nil {
-		if w != nil {
-			w.abort()
-		}
-		if cl != nil {
-			cl.abort()
-		}
 		return CompactResult{}, err
 	}
-	before := sectionFiles(sections)
-	res := CompactResult{Before: before}
-	if w != nil {
-		res.After = w.files
-		r.b.stats.addWritten(w.files)
-		r.notifyRewritten(before)
-	} else {
-		for _, f := range before {
-			up, err := upgradeFile(f, outputLevel)
-			if err != nil {
-				return CompactResult{}, err
-			}
-			res.After = append(res.After, up)
-		}
-	}
-	if cl != nil {
-		res.Changelog = cl.files
+	if rewrite {
+		r.notifyRewritten(res.Before)
 	}
 	return res, nil
 }
@@ -243,12 +176,7 @@ func (r *lookupRewriter) rewriteLookup(ctx context.Context, outputLevel int, sec
 // lookupWrapper is a merge function of lookup compaction (Java
 // MergeFunctionWrapper<ChangelogResult>) that also hands out the changelog
 // records of the keys it merged.
-type lookupWrapper interface {
-	kv.MergeFunction
-	// drainChangelog returns the changelog records produced since the last
-	// call (valid until the next call).
-	drainChangelog() []kv.KeyValue
-}
+type lookupWrapper = changelogMerger
 
 // lookupChangelogWrapper is LookupChangelogMergeFunctionWrapper: the
 // records of a key are merged by LookupMergeFunction (level-0 records plus

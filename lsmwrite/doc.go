@@ -99,8 +99,8 @@
 // (DELETE entries for the inputs, ADD for the outputs). When a concurrent
 // commit removed an input the committer reports a conflict: Compact then
 // deletes its own files and reports the conflict in its outcome; it never
-// fails anyone else's commit. NeedsRebase tells a writer that COMPACT
-// snapshots committed after its base do not require rewriting its files.
+// fails anyone else's commit. CommitTransaction does not rewrite a
+// transaction's files for COMPACT snapshots committed after its base.
 //
 // AutoCompactor (compact_auto.go) is a server's automatic compaction: after
 // each commit the written buckets are queued for a bounded pool of
@@ -120,6 +120,13 @@
 // written, writes them again on the new base so their sequence numbers
 // follow every committed record. Records of a key separated by a
 // retraction go to separate level-0 files.
+//
+// Maintenance after commits (maintain.go): Maintainer.AfterCommit runs a
+// table's expiration (snapshots, changelog, consumers, partitions through
+// DropPartitions, an OVERWRITE snapshot) and automatic tags, as Java's
+// TableCommitImpl.maintain does; the library calls are in package snapshot.
+// A commit replacing a partition (INSERT OVERWRITE, rescale) is not held to
+// the bucket count of the files it replaces.
 //
 // Concurrency: a TableWrite is not safe for concurrent use. Several
 // TableWrites and compactions (in several processes) may write and commit

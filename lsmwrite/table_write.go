@@ -114,6 +114,16 @@ type partitionState struct {
 	baseFiles map[int32][]manifest.DataFileMeta
 }
 
+// sortedBuckets lists the partition's buckets written to, ascending.
+func (p *partitionState) sortedBuckets() []int32 {
+	bks := make([]int32, 0, len(p.buckets))
+	for b := range p.buckets {
+		bks = append(bks, b)
+	}
+	slices.Sort(bks)
+	return bks
+}
+
 // bucketState is the writer of one (partition, bucket).
 type bucketState struct {
 	bucket    int32
@@ -493,12 +503,12 @@ func (w *TableWrite) bucketState(p *partitionState, b int32) (*bucketState, erro
 		return bs, nil
 	}
 	total := w.totalBuckets()
-	if t, ok := p.baseTotal[b]; ok && t != total {
+	if t, ok := p.baseTotal[b]; ok && t != total && !w.replaces(p.row) {
 		where := "table"
 		if p.path != "" {
 			where = "partition " + p.path
 		}
-		return nil, fmt.Errorf("%w: %s bucket %d was written with %d buckets, the table now has bucket=%d; rescale it with INSERT OVERWRITE first",
+		return nil, fmt.Errorf("%w: %s bucket %d was written with %d buckets, the table now has bucket=%d; rescale it first (CALL sys.rescale, or INSERT OVERWRITE of the partition)",
 			ErrBucketCount, where, b, t, w.core.Bucket)
 	}
 	bs := &bucketState{bucket: b, total: total}
@@ -602,12 +612,7 @@ func (w *TableWrite) Prepare(ctx context.Context) (*snapshot.CommitChanges, erro
 		CommitIdentifier: snapshot.BatchCommitIdentifier,
 	}
 	for _, p := range w.partOrder {
-		bks := make([]int32, 0, len(p.buckets))
-		for b := range p.buckets {
-			bks = append(bks, b)
-		}
-		slices.Sort(bks)
-		for _, b := range bks {
+		for _, b := range p.sortedBuckets() {
 			bs := p.buckets[b]
 			if w.spec.pk {
 				if err := w.flush(ctx, bs); err != nil {
@@ -715,6 +720,15 @@ func (w *TableWrite) Abort(ctx context.Context) error {
 // snapshot.ErrConflict, and the files written are deleted then. Empty
 // changes create no snapshot and return the latest one.
 func (w *TableWrite) Commit(ctx context.Context) (*snapshot.Snapshot, error) {
+	return w.CommitIf(ctx, nil)
+}
+
+// CommitIf is Commit with a check run before every commit attempt on the
+// snapshot the attempt builds on (nil: the table is empty); an error from
+// check aborts the commit and deletes the files written. sys.rescale uses
+// it to give up when rows were committed since it read the partition
+// (Java: commit.strict-mode.last-safe-snapshot).
+func (w *TableWrite) CommitIf(ctx context.Context, check func(ctx context.Context, latest *snapshot.Snapshot) error) (*snapshot.Snapshot, error) {
 	ch, err := w.Prepare(ctx)
 	if err != nil {
 		_ = w.Abort(ctx)
@@ -730,7 +744,17 @@ func (w *TableWrite) Commit(ctx context.Context) (*snapshot.Snapshot, error) {
 		_ = w.Abort(ctx)
 		return nil, err
 	}
-	s, err := snapshot.NewCommitter(w.st, co).Commit(ctx, w.sch.ID, ch)
+	var s *snapshot.Snapshot
+	if check == nil {
+		s, err = snapshot.NewCommitter(w.st, co).Commit(ctx, w.sch.ID, ch)
+	} else {
+		s, err = snapshot.NewCommitter(w.st, co).CommitEach(ctx, w.sch.ID, func(ctx context.Context, latest *snapshot.Snapshot) (*snapshot.CommitChanges, error) {
+			if err := check(ctx, latest); err != nil {
+				return nil, err
+			}
+			return ch, nil
+		})
+	}
 	if err != nil {
 		if errors.Is(err, snapshot.ErrConflict) {
 			_ = w.Abort(ctx)
@@ -749,12 +773,7 @@ func (w *TableWrite) Commit(ctx context.Context) (*snapshot.Snapshot, error) {
 func (w *TableWrite) Buckets() []BucketRef {
 	var out []BucketRef
 	for _, p := range w.partOrder {
-		bks := make([]int32, 0, len(p.buckets))
-		for b := range p.buckets {
-			bks = append(bks, b)
-		}
-		slices.Sort(bks)
-		for _, b := range bks {
+		for _, b := range p.sortedBuckets() {
 			out = append(out, BucketRef{Partition: string(p.row), Bucket: manifest.Bucket(b)})
 		}
 	}

@@ -61,7 +61,8 @@ type TxOverwrite struct {
 // of the key, or any record after such a retraction) go to separate
 // level-0 files: the write buffer's merge would otherwise fold them
 // without the committed row (a retracted aggregate, a partial update's
-// NULL); the read merges the files in order.
+// NULL); the read merges the files in order. Deduplicate tables without
+// sequence.field need no such split (foldsRetractions).
 func CommitTransaction(ctx context.Context, st storage.Storage, tx TxCommit) (*snapshot.Snapshot, error) {
 	if tx.Options.CommitUser == "" {
 		tx.Options.CommitUser = uuid.NewString()
@@ -174,7 +175,7 @@ func writeRecords(ctx context.Context, st storage.Storage, tx TxCommit, base *sn
 			return fail(err)
 		}
 	}
-	if len(tx.Schema.PrimaryKeys) > 0 {
+	if len(tx.Schema.PrimaryKeys) > 0 && !foldsRetractions(tx.Schema) {
 		idx := kv.KeyIndexes(tx.Schema)
 		seen := map[string]bool{}
 		retracted := map[string]bool{}
@@ -242,4 +243,18 @@ func stillApplies(ctx context.Context, h *snapshot.Table, base, latest *snapshot
 		}
 	}
 	return true, nil
+}
+
+// foldsRetractions reports whether the table's merge function may meet a
+// retraction and a later record of the same key in one write buffer: a
+// deduplicate table without sequence.field keeps the last record whatever
+// came before, so the -U/+U and -D/+I pairs of one transaction share a
+// level-0 file (and, with changelog-producer=input, one changelog file, in
+// order, as Flink writes them).
+func foldsRetractions(sch *schema.TableSchema) bool {
+	core, err := sch.Options.Core()
+	if err != nil {
+		return false
+	}
+	return core.MergeEngine == schema.MergeEngineDeduplicate && len(core.SequenceField) == 0
 }

@@ -6,8 +6,9 @@ func Default() *Registry {
 	return NewRegistry(
 		Compact,
 		CreateTag, DeleteTag, RenameTag,
-		ExpireSnapshots, RemoveOrphanFiles,
+		ExpireSnapshots, ExpirePartitions, RemoveOrphanFiles,
 		RollbackTo, Rollback,
 		CreateBranch, DeleteBranch, FastForward,
+		Rescale,
 	)
 }

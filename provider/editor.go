@@ -41,9 +41,9 @@ type editor struct {
 	// counts the rows written, for "at row n".
 	unsigned []uint64
 	rows     int64
-	// aggregation: the table's merge engine folds every record, so an
-	// UPDATE retracts the old row first.
-	aggregation bool
+	// updateBefore: an UPDATE writes the old row as -U before the new
+	// row's +U (writesUpdateBefore).
+	updateBefore bool
 	// firstRow: a first-row table, whose rows an UPDATE cannot change.
 	firstRow bool
 	keyIdx   []int
@@ -53,8 +53,9 @@ type editor struct {
 
 func (t *Table) newEditor(ctx *sql.Context, mode editMode) *editor {
 	e := &editor{t: t, mode: mode, unsigned: unsignedLimits(t.sch), keyIdx: kv.KeyIndexes(t.sch)}
-	if mode == modeUpdate {
-		e.aggregation = mergeEngine(t.sch) == schema.MergeEngineAggregation
+	if mode == modeUpdate || mode == modeInsert {
+		// Insert editors update too: ON DUPLICATE KEY UPDATE.
+		e.updateBefore = writesUpdateBefore(t.sch)
 	}
 	if t.tt != (lsmread.TimeTravel{}) || t.ro || len(t.name) != len(t.base) && !t.isBranch() {
 		e.err = fmt.Errorf("lakesql: %s is read-only (a past snapshot or a system view)", t.name)
@@ -81,7 +82,13 @@ func markLookupInsert(n *plan.InsertInto) (*plan.InsertInto, bool, error) {
 	if n.IsReplace || !n.Ignore && len(n.OnDupExprs) == 0 {
 		return n, false, nil
 	}
-	if _, ok := n.Source.(*plan.LoadData); ok {
+	load := false
+	transform.Inspect(n.Source, func(c sql.Node) bool {
+		_, ok := c.(*plan.LoadData)
+		load = load || ok
+		return !load
+	})
+	if load {
 		return n, false, nil
 	}
 	dst, same, err := transform.Node(n.Destination, func(c sql.Node) (sql.Node, transform.TreeIdentity, error) {
@@ -174,6 +181,9 @@ func (e *editor) add(ctx *sql.Context, kind kv.RowKind, row []any, readKey bool)
 	if err != nil {
 		return err
 	}
+	if err := chargeRow(ctx, row); err != nil { // observe.go
+		return err
+	}
 	tx.mu.Lock()
 	defer tx.mu.Unlock()
 	tt.pending.Add(kind, row, readKey)
@@ -248,14 +258,38 @@ func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
 		}
 		return e.add(ctx, kv.Insert, n, true)
 	}
-	if e.aggregation {
-		// An aggregation table folds every record: retract the old row so
-		// the update replaces it.
+	if e.updateBefore {
 		if err := e.add(ctx, kv.UpdateBefore, o, true); err != nil {
 			return err
 		}
 	}
 	return e.add(ctx, kv.UpdateAfter, n, true)
+}
+
+// writesUpdateBefore reports whether an UPDATE writes the old row as -U
+// before the new row's +U:
+//   - on aggregation tables, which fold every record: the retraction makes
+//     the update replace the old row;
+//   - on deduplicate tables with changelog-producer=input (and no
+//     sequence.field), whose changelog files are the written records: Flink's
+//     input changelog carries -U then +U, and so does lakesql's, since the
+//     UPDATE read the old row. (With a sequence.field the -U would carry the
+//     old sequence value and could sort after the +U, deleting the row.)
+//
+// Other tables get +U only: deduplicate tables need nothing more, and a
+// partial-update table refuses retractions unless configured for them.
+func writesUpdateBefore(sch *schema.TableSchema) bool {
+	core, err := sch.Options.Core()
+	if err != nil {
+		return false
+	}
+	switch core.MergeEngine {
+	case schema.MergeEngineAggregation:
+		return true
+	case schema.MergeEngineDeduplicate:
+		return core.ChangelogProducer == schema.ChangelogProducerInput && len(core.SequenceField) == 0
+	}
+	return false
 }
 
 // Delete implements sql.RowDeleter.

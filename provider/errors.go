@@ -40,6 +40,7 @@ var errorCodes = []struct {
 	{func(err error) bool { return sql.ErrColumnExists.Is(err) || sql.ErrDuplicateColumn.Is(err) }, mysql.ERDupFieldName, mysql.SSDupFieldName, nil},
 	{sql.ErrTableColumnNotFound.Is, mysql.ERBadFieldError, mysql.SSBadFieldError, nil},
 	{isErr(lsmread.ErrInvalidScan), mysql.ERBadFieldError, mysql.SSBadFieldError, nil},
+	{isErr(lsmread.ErrInvalidRange), mysql.ERWrongArguments, mysql.SSClientError, nil},
 	// GMS's own kinds it maps itself (sql.CastSQLError) come after these.
 }
 

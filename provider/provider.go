@@ -22,6 +22,9 @@ type Options struct {
 	// TableDefaults are options every new table gets unless its CREATE
 	// TABLE sets the key (WithTableDefaults).
 	TableDefaults map[string]string
+	// Maintainer, when set, runs each table's maintenance (snapshot and
+	// partition expiration, automatic tags) after each commit.
+	Maintainer *lsmwrite.Maintainer
 }
 
 // DefaultDatabase is created in a new warehouse.

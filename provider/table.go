@@ -197,7 +197,11 @@ func (t *Table) copy() *Table {
 }
 
 func (t *Table) scanSpec() lsmread.ScanSpec {
-	return lsmread.ScanSpec{TimeTravel: t.tt, Projection: t.cols, Filter: t.filter, ReadOptimized: t.ro}
+	spec := lsmread.ScanSpec{TimeTravel: t.tt, Projection: t.cols, Filter: t.filter, ReadOptimized: t.ro}
+	if t.tt == (lsmread.TimeTravel{}) {
+		spec.LatestSchema = t.sch // resolved with the table, once per statement
+	}
+	return spec
 }
 
 // sessionZone is the session's time_zone as a location (SYSTEM is UTC: the
@@ -317,7 +321,9 @@ func (t *Table) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter
 	for i := range out {
 		types[i] = &out[i].Type
 	}
+	sample := rowSampler(ctx) // observe.go
 	convert := func(row []any) error {
+		sample(row)
 		for i, v := range row {
 			x, err := toSQL(types[i], v)
 			if err != nil {

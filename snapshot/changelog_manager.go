@@ -33,7 +33,7 @@ func NewChangelogManager(st storage.Storage, branch string) *ChangelogManager {
 	if IsMainBranch(branch) {
 		branch = MainBranch
 	}
-	return &ChangelogManager{&SnapshotManager{st: st, branch: branch, dir: ChangelogDir(branch), prefix: changelogPrefix}}
+	return &ChangelogManager{newSnapshotManager(st, branch, ChangelogDir(branch), changelogPrefix)}
 }
 
 // commit writes changelog-<id> from snapshot s and moves the LATEST hint

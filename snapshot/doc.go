@@ -105,6 +105,24 @@
 // writer commits schema-(N+1) first). Its errors are *schema.ChangeError
 // values naming the database, table or column; the GMS boundary maps them.
 //
+// # Maintenance
+//
+// Table.ExpireSnapshots and ExpireChangelogs (Java ExpireSnapshotsImpl,
+// ExpireChangelogImpl), CreateTag/RenameTag/DeleteTag, CreateBranch/
+// DeleteBranch/FastForward (FileSystemBranchManager), RollbackToSnapshot/
+// RollbackToTag (RollbackHelper), RemoveOrphanFiles (LocalOrphanFilesClean),
+// TagAutoCreation and ExpireTags (TagAutoCreation, TagTimeExpire),
+// ExpiredPartitions (PartitionExpire's selection) and
+// ConsumerManager.Expire. Invariant: a data or metadata file is deleted only
+// when no retained snapshot, tag, long-lived changelog or other branch
+// references it (a file's live range over the snapshots of one branch is
+// contiguous, so only the neighbouring tags and the end snapshot need to be
+// read; other branches are read whole). Deletes are quiet and every step
+// tolerates files that are already gone, so an interrupted or concurrent
+// run is harmless; within a process maintenance of a branch is serialized.
+// Rollback, branch deletion and fast-forward leave unreferenced files for
+// RemoveOrphanFiles, as Java does.
+//
 // # Concurrency
 //
 // Every manager, and Committer, is safe for concurrent use; any number of

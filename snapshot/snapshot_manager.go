@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -17,13 +18,59 @@ import (
 
 // SnapshotManager reads the snapshots of one branch of a table (Java:
 // org.apache.paimon.utils.SnapshotManager). Its Storage is rooted at the
-// table directory. It holds no state besides its location and is safe for
-// concurrent use.
+// table directory. It is safe for concurrent use.
+//
+// When the storage can Stat (storage.Stater), decoded snapshots are cached
+// by id and revalidated by each read with one Stat (size and modification
+// time: an id re-used after a rollback is a different file), and LatestID
+// starts from the last latest id it found (two existence checks instead of
+// reading the LATEST hint). Cached snapshots are shared and must not be
+// modified.
 type SnapshotManager struct {
 	st     storage.Storage
 	branch string
 	dir    string
 	prefix string // snapshot- (changelog- for the long-lived changelogs)
+	cache  *snapshotCache
+}
+
+// snapshotCache holds decoded snapshots with the file info they were read
+// with, and the last latest id found.
+type snapshotCache struct {
+	mu     sync.Mutex
+	byID   map[SnapshotID]cachedSnapshot
+	latest SnapshotID
+}
+
+type cachedSnapshot struct {
+	s    *Snapshot
+	info storage.ObjectInfo
+}
+
+// maxCachedSnapshots bounds the cache (the newest ids are the ones read).
+const maxCachedSnapshots = 256
+
+func (c *snapshotCache) get(id SnapshotID, info storage.ObjectInfo) *Snapshot {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.byID[id]
+	if !ok || e.info.Size != info.Size || !e.info.ModTime.Equal(info.ModTime) {
+		return nil
+	}
+	return e.s
+}
+
+func (c *snapshotCache) put(id SnapshotID, s *Snapshot, info storage.ObjectInfo) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.byID) >= maxCachedSnapshots {
+		oldest := id
+		for k := range c.byID {
+			oldest = min(oldest, k)
+		}
+		delete(c.byID, oldest)
+	}
+	c.byID[id] = cachedSnapshot{s: s, info: info}
 }
 
 // NewSnapshotManager returns the snapshot manager of branch ("" or
@@ -32,7 +79,15 @@ func NewSnapshotManager(st storage.Storage, branch string) *SnapshotManager {
 	if IsMainBranch(branch) {
 		branch = MainBranch
 	}
-	return &SnapshotManager{st: st, branch: branch, dir: SnapshotDir(branch), prefix: snapshotPrefix}
+	return newSnapshotManager(st, branch, SnapshotDir(branch), snapshotPrefix)
+}
+
+func newSnapshotManager(st storage.Storage, branch, dir, prefix string) *SnapshotManager {
+	m := &SnapshotManager{st: st, branch: branch, dir: dir, prefix: prefix}
+	if _, ok := st.(storage.Stater); ok {
+		m.cache = &snapshotCache{byID: map[SnapshotID]cachedSnapshot{}}
+	}
+	return m
 }
 
 // Branch returns the branch name (MainBranch for the main branch).
@@ -67,6 +122,16 @@ func (m *SnapshotManager) Snapshot(ctx context.Context, id SnapshotID) (*Snapsho
 // wrapping storage.ErrNotExist.
 func (m *SnapshotManager) read(ctx context.Context, id SnapshotID) (*Snapshot, error) {
 	p := m.Path(id)
+	var info storage.ObjectInfo
+	if m.cache != nil {
+		var err error
+		if info, err = m.st.(storage.Stater).Stat(ctx, p); err != nil {
+			return nil, fmt.Errorf("snapshot: read %s: %w", p, err)
+		}
+		if s := m.cache.get(id, info); s != nil {
+			return s, nil
+		}
+	}
 	data, err := m.st.ReadAll(ctx, p)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: read %s: %w", p, err)
@@ -77,6 +142,11 @@ func (m *SnapshotManager) read(ctx context.Context, id SnapshotID) (*Snapshot, e
 	}
 	if s.ID != id {
 		return nil, fmt.Errorf("%w: %s holds snapshot id %d", ErrCorrupt, p, s.ID)
+	}
+	if m.cache != nil {
+		// Stat before the read: a file rewritten in between is read again
+		// next time (its info no longer matches).
+		m.cache.put(id, s, info)
 	}
 	return s, nil
 }
@@ -151,6 +221,48 @@ func (m *SnapshotManager) readHint(ctx context.Context, hint string) (SnapshotID
 // snapshot-hint exists and snapshot-(hint+1) does not, else the largest id
 // listed. ok is false when the branch has no snapshot.
 func (m *SnapshotManager) LatestID(ctx context.Context) (id SnapshotID, ok bool, err error) {
+	if id, _, ok, err := m.latestFromLast(ctx); ok || err != nil {
+		return id, ok, err
+	}
+	id, ok, err = m.latestID(ctx)
+	if ok && err == nil && m.cache != nil {
+		m.cache.mu.Lock()
+		m.cache.latest = id
+		m.cache.mu.Unlock()
+	}
+	return id, ok, err
+}
+
+// latestFromLast confirms the last latest id found: it is still the latest
+// when it exists and the next id does not (ids are consecutive; expiration
+// removes only older ones, and after a rollback the last one is gone or the
+// next check fails). ok is false when this cannot tell. It returns the
+// snapshot too when the cached one is still the file's (nil otherwise).
+func (m *SnapshotManager) latestFromLast(ctx context.Context) (SnapshotID, *Snapshot, bool, error) {
+	if m.cache == nil {
+		return 0, nil, false, nil
+	}
+	m.cache.mu.Lock()
+	last := m.cache.latest
+	m.cache.mu.Unlock()
+	if last <= 0 {
+		return 0, nil, false, nil
+	}
+	next, err := m.Exists(ctx, last+1)
+	if err != nil || next {
+		return 0, nil, false, err
+	}
+	info, err := m.st.(storage.Stater).Stat(ctx, m.Path(last))
+	if errors.Is(err, storage.ErrNotExist) {
+		return 0, nil, false, nil
+	}
+	if err != nil {
+		return 0, nil, false, fmt.Errorf("snapshot: check snapshot %d: %w", last, err)
+	}
+	return last, m.cache.get(last, info), true, nil
+}
+
+func (m *SnapshotManager) latestID(ctx context.Context) (id SnapshotID, ok bool, err error) {
 	hint, ok, err := m.readHint(ctx, LatestHint)
 	if err != nil {
 		return 0, false, err
@@ -204,6 +316,9 @@ func (m *SnapshotManager) EarliestID(ctx context.Context) (id SnapshotID, ok boo
 // Latest reads the latest snapshot; ErrSnapshotNotFound when there is
 // none.
 func (m *SnapshotManager) Latest(ctx context.Context) (*Snapshot, error) {
+	if _, s, ok, err := m.latestFromLast(ctx); err != nil || ok && s != nil {
+		return s, err
+	}
 	return m.readEnd(ctx, m.LatestID, "latest")
 }
 

@@ -5,6 +5,10 @@
 // policy are wired in security.go over package sqlengine/access.
 //
 // The protocol handlers nest, outermost first:
+//   - opsHandler (ops_handler.go, limits.go): counts connections and
+//     statements for internal/metrics, writes the slow-query log line,
+//     applies max_execution_time and lakesql_query_memory_limit and gives
+//     interrupted statements MySQL's codes (1317, 3024, 3170);
 //   - builtinsHandler (builtins_handler.go): turns a panic into an error with
 //     the connection kept, holds back the start of a result so that an error
 //     after rows is an error packet, fixes `\_`/`--1` in the query text;
@@ -19,6 +23,8 @@
 //     read_only, max_allowed_packet), commits an open transaction before DDL
 //     as MySQL does, bounds error messages, and counts running statements so
 //     Server.Shutdown can let them finish (shutdown.go);
+//   - the CALL front (call_handler.go, call_parse.go): CALL [catalog.]sys.*
+//     procedures of package procedures, with their privileges and errors;
 //   - the write front (MERGE, INSERT OVERWRITE) and the time-travel rewrite
 //     (handler.go) around GMS's handler.
 //
@@ -26,6 +32,11 @@
 // time travel, the statement front, MERGE/OVERWRITE, CALL and statement
 // splitting in MySQL's): rewrites splice source text between tokens, so
 // literals, comments and quoted identifiers are never edited.
+//
+// Connections reach the handlers over TCP or in process (internal_conn.go:
+// socket pairs whose server end names the account, for the Flight SQL
+// endpoint and the terminal); PlanPlainScan (plain_scan.go) lets the Flight
+// SQL endpoint stream a plain scan's column batches instead.
 //
 // Errors leave the server through provider.SQLError (the one table of
 // MySQL codes, by error identity); the fronts build MySQL errors only for

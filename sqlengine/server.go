@@ -2,6 +2,7 @@ package sqlengine
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"net"
 	"sync/atomic"
@@ -65,17 +66,18 @@ const DefaultCompactionWorkers = 1
 
 // Server is a running lakesql MySQL-protocol server.
 type Server struct {
-	cfg      Config
-	store    storage.Storage
-	provider *provider.Provider
-	engine   *sqle.Engine
-	srv      *server.Server
-	sec      security
-	listener *connListener   // TCP and in-process connections (internal_conn.go)
-	sessions sessionRegistry // connection id → session (protocol.go)
-	drain    drain           // running statements, for Shutdown (shutdown.go)
-	started  atomic.Bool     // Start has begun accepting (health.go)
-	compact  *lsmwrite.AutoCompactor
+	cfg       Config
+	store     storage.Storage
+	provider  *provider.Provider
+	engine    *sqle.Engine
+	srv       *server.Server
+	sec       security
+	listener  *connListener   // TCP and in-process connections (internal_conn.go)
+	sessions  sessionRegistry // connection id → session (protocol.go)
+	drain     drain           // running statements, for Shutdown (shutdown.go)
+	started   atomic.Bool     // Start has begun accepting (health.go)
+	tlsConfig *tls.Config     // nil without TLS (security.go)
+	compact   *lsmwrite.AutoCompactor
 }
 
 // New opens the warehouse (creating it with a `default` database on first
@@ -87,7 +89,10 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if cfg.Host == "" {
 		cfg.Host = "127.0.0.1"
 	}
-	routeLogrus() // GMS's logrus into slog (logging.go)
+	routeLogrus()                                       // GMS's logrus into slog (logging.go)
+	if err := registerLimitVariables(cfg); err != nil { // limits.go
+		return nil, fmt.Errorf("sqlengine: limits: %w", err)
+	}
 	if cfg.ManifestCacheEntries != 0 {
 		snapshot.SetManifestCacheEntries(max(cfg.ManifestCacheEntries, 0))
 	}
@@ -106,7 +111,8 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		workers = DefaultCompactionWorkers
 	}
 	compactor := lsmwrite.NewAutoCompactor(lsmwrite.AutoOptions{Workers: workers})
-	pro, err := provider.New(ctx, st, provider.Options{ReadOnly: cfg.ReadOnly, TableDefaults: cfg.TableDefaults, Compactor: compactor})
+	pro, err := provider.New(ctx, st, provider.Options{ReadOnly: cfg.ReadOnly, TableDefaults: cfg.TableDefaults, Compactor: compactor,
+		Maintainer: lsmwrite.NewMaintainer()})
 	if err != nil {
 		compactor.Close()
 		st.Close()
@@ -140,7 +146,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	// (ops_handler.go), panic guard (builtins_handler.go), protocol
 	// status and query front (protocol.go), access (security.go), DDL/MERGE
 	// fronts (ddl_handler.go), GMS.
-	srv, err := server.NewServerWithHandler(scfg, engine, sql.NewContext, s.sessionBuilder, nil, s.wrapOps(wrapBuiltins(s.wrapProtocol)))
+	srv, err := server.NewServerWithHandler(scfg, engine, newContext, s.sessionBuilder, nil, s.wrapOps(wrapBuiltins(s.wrapProtocol)))
 	if err != nil {
 		s.listener.Close()
 		compactor.Close()

@@ -362,3 +362,31 @@ func TestCompactionObservability(t *testing.T) {
 		t.Errorf("$files levels after a full compaction: %s", got)
 	}
 }
+
+// TestCompactionAppendTables: append tables join their small files
+// automatically, bucketed (compaction.min.file-num consecutive files, as
+// Java's bucket writers) and bucket-unaware (the compaction coordinator's
+// bins), and keep every row.
+func TestCompactionAppendTables(t *testing.T) {
+	ws := startWriteServer(t, t.TempDir())
+	db := ws.open(t, "default")
+	mustExec(t, db, "CREATE TABLE ab (k BIGINT, v STRING) WITH ('bucket' = '1', 'bucket-key' = 'k', 'compaction.min.file-num' = '3', 'commit.force-compact' = 'true')",
+		"CREATE TABLE au (k BIGINT, v STRING) PARTITIONED BY (v) WITH ('compaction.min.file-num' = '3', 'commit.force-compact' = 'true')")
+	var want []string
+	for i := 0; i < 7; i++ {
+		mustExec(t, db, fmt.Sprintf("INSERT INTO ab VALUES (%d, 'x')", i), fmt.Sprintf("INSERT INTO au VALUES (%d, 'x')", i))
+		want = append(want, fmt.Sprintf("%d|x", i))
+	}
+	for _, table := range []string{"ab", "au"} {
+		if got := sqlLines(t, db, "SELECT k, v FROM "+table+" ORDER BY k"); got != strings.Join(want, "\n") {
+			t.Errorf("%s rows:\n%s", table, got)
+		}
+		// commit.force-compact compacts before each statement returns: at
+		// most min.file-num - 1 small files wait.
+		files := queryStrings(t, db, "SELECT file_path, record_count FROM `"+table+"$files`")
+		kinds := snapshotKinds(t, db, table)
+		if len(files) >= 3 || count(kinds, "COMPACT") == 0 {
+			t.Errorf("%s: %d files after 7 single-row inserts (%v), snapshots %v", table, len(files), files, kinds)
+		}
+	}
+}

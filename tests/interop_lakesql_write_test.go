@@ -191,6 +191,10 @@ var lakesqlTables = []struct {
 	{"dedup_dyn", "deduplicate", "'bucket' = '-1'", false, false},
 	{"dedup_seq", "deduplicate", "'bucket' = '3', 'sequence.field' = 'sq'", false, true},
 	{"dedup_input", "deduplicate", "'bucket' = '2', 'changelog-producer' = 'input'", true, false},
+	{"dedup_lookup", "deduplicate", "'bucket' = '2', 'changelog-producer' = 'lookup'", true, false},
+	{"partial_lookup", "partial-update", "'bucket' = '-1', 'merge-engine' = 'partial-update', 'changelog-producer' = 'lookup'", false, false},
+	{"dedup_fullcl", "deduplicate", "'bucket' = '2', 'changelog-producer' = 'full-compaction'", false, false},
+	{"partial_fullcl", "partial-update", "'bucket' = '1', 'merge-engine' = 'partial-update', 'changelog-producer' = 'full-compaction', 'full-compaction.delta-commits' = '2'", true, false},
 	{"partial", "partial-update", "'bucket' = '2', 'merge-engine' = 'partial-update'", false, false},
 	{"agg", "aggregation", "'bucket' = '2', 'merge-engine' = 'aggregation', 'fields.v.aggregate-function' = 'sum', 'fields.d.aggregate-function' = 'max', 'fields.s.aggregate-function' = 'listagg'", true, false},
 	{"append", "", "'bucket' = '-1'", true, false},
@@ -251,7 +255,10 @@ func createLakesqlTable(t *testing.T, conn *sql.Conn, db string, i int) *sqlWrit
 // full) run twice along the way; Java Paimon then reads every snapshot,
 // APPEND and COMPACT, with its own ReadBuilder (one JVM), and each must
 // equal lakesql's read of that snapshot through SQL and lsmread, with the
-// same planned files.
+// same planned files; and Java's $audit_log of each snapshot's changes
+// (incremental-between: the changelog files lakesql wrote for the input,
+// lookup and full-compaction producers, the delta otherwise) must equal
+// lakesql's `t$audit_log` FOR VERSION BETWEEN.
 func TestInteropLakesqlWritesJavaReads(t *testing.T) {
 	wh := t.TempDir()
 	ws := startWriteServer(t, wh)
@@ -279,7 +286,8 @@ func TestInteropLakesqlWritesJavaReads(t *testing.T) {
 			kinds[k] += n
 		}
 		compacts[c.name] = count(snapshotKinds(t, conn, "lw."+c.name), "COMPACT")
-		script = append(script, fmt.Sprintf("read --warehouse %s --table lw.%s --all-snapshots", wh, c.name))
+		script = append(script, fmt.Sprintf("read --warehouse %s --table lw.%s --all-snapshots", wh, c.name),
+			fmt.Sprintf("read --warehouse %s --table lw.%s --changes", wh, c.name))
 	}
 	t.Logf("lakesql statements by kind: %v; COMPACT snapshots by table: %v", kinds, compacts)
 	for _, c := range lakesqlTables {
@@ -292,7 +300,15 @@ func TestInteropLakesqlWritesJavaReads(t *testing.T) {
 	for _, c := range lakesqlTables {
 		t.Run(c.name, func(t *testing.T) {
 			compareReads(t, db, wh, reads(lines, "lw."+c.name), &st)
+			var changes []javaRead
+			for _, l := range lines {
+				if l.Op == "changes" && l.Table == "lw."+c.name {
+					changes = append(changes, l)
+				}
+			}
+			compareChanges(t, db, changes, &st)
 		})
 	}
-	t.Logf("lakesql → Java: %d tables, %d snapshots compared, %d mismatched", st.tables, st.snapshots, st.mismatches)
+	t.Logf("lakesql → Java: %d tables, %d snapshots compared, %d $audit_log ranges (%d rows) compared, %d mismatched",
+		st.tables, st.snapshots, st.ranges, st.changes, st.mismatches)
 }

@@ -37,7 +37,7 @@ var layerRules = map[string][]string{
 var libraryOwners = map[string][]string{
 	"gocloud.dev":                        {"internal/storage"},
 	"github.com/parquet-go/parquet-go":   {"internal/datafile"},
-	"github.com/apache/arrow-go":         {"internal/datafile"},
+	"github.com/apache/arrow-go":         {"internal/datafile", "sqlengine/flight"},
 	"github.com/RoaringBitmap/roaring":   {"internal/dv"},
 	"github.com/hamba/avro":              {"snapshot/manifest"},
 	"github.com/dolthub/go-mysql-server": {"provider", "procedures", "sqlengine"},
@@ -171,7 +171,7 @@ func TestSortedRunReaderIsShared(t *testing.T) {
 
 // cmdImports are the module packages cmd/lakesql may import: it wires the
 // engine and the library commands, and holds no logic of its own.
-var cmdImports = []string{"sqlengine", "sqlengine/access", "sqlengine/config", "sqlengine/observe", "sqlengine/terminal", "lsmread/inspect", "lsmwrite/compactjob"}
+var cmdImports = []string{"sqlengine", "sqlengine/access", "sqlengine/config", "sqlengine/observe", "sqlengine/terminal", "sqlengine/flight", "lsmread/inspect", "lsmwrite/compactjob"}
 
 // TestCmdIsWiring enforces cmdImports.
 func TestCmdIsWiring(t *testing.T) {

@@ -84,6 +84,12 @@ var (
 	// manifests (lists, manifests, index manifests).
 	ManifestCacheHits   = new(Counter)
 	ManifestCacheMisses = new(Counter)
+
+	// PointQueries counts point queries (SELECT by the whole primary key)
+	// by how they were answered: "direct" (the point-query front) or
+	// "planned" (through the planner: first of a shape, in a transaction,
+	// or a shape the front does not answer).
+	PointQueries = NewCounterVec("path")
 )
 
 // All lists the metrics for export, with their Prometheus names.
@@ -109,6 +115,7 @@ func All() []Metric {
 		{"lakesql_storage_written_bytes_total", "Bytes written to storage, by backend.", KindCounter, StorageWrittenBytes},
 		{"lakesql_manifest_cache_hits_total", "Manifest reads served from the decoded-manifest cache.", KindCounter, ManifestCacheHits},
 		{"lakesql_manifest_cache_misses_total", "Manifest reads that decoded the file.", KindCounter, ManifestCacheMisses},
+		{"lakesql_point_queries_total", "Point queries (SELECT by the whole primary key), answered directly or planned.", KindCounter, PointQueries},
 	}
 }
 

@@ -38,6 +38,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Storage) {
 		{"CreateIfNotExists", testCreateIfNotExists},
 		{"CreateIfNotExistsRace", testCreateIfNotExistsRace},
 		{"Sub", testSub},
+		{"Stat", testStat},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -551,5 +552,31 @@ func testSub(t *testing.T, s storage.Storage) {
 	mustWrite(t, s, "after-sub-close", []byte("ok"))
 	if got := mustRead(t, s, "after-sub-close"); string(got) != "ok" {
 		t.Fatalf("parent after Sub.Close: %q", got)
+	}
+}
+
+// testStat: a Stater reports an object's size, a rewrite is seen (size or
+// modification time changes), and missing paths and folders give
+// ErrNotExist.
+func testStat(t *testing.T, s storage.Storage) {
+	st, ok := s.(storage.Stater)
+	if !ok {
+		t.Skip("the backend has no Stat capability")
+	}
+	ctx := context.Background()
+	mustWrite(t, s, "dir/obj", []byte("12345"))
+	a, err := st.Stat(ctx, "dir/obj")
+	if err != nil || a.Size != 5 || a.Path != "dir/obj" {
+		t.Fatalf("Stat = %+v, %v; want size 5", a, err)
+	}
+	mustWrite(t, s, "dir/obj", []byte("1234567"))
+	b, err := st.Stat(ctx, "dir/obj")
+	if err != nil || b.Size != 7 {
+		t.Fatalf("Stat after rewrite = %+v, %v; want size 7", b, err)
+	}
+	for _, p := range []string{"missing", "dir"} {
+		if _, err := st.Stat(ctx, p); !errors.Is(err, storage.ErrNotExist) {
+			t.Errorf("Stat(%q) error = %v, want ErrNotExist", p, err)
+		}
 	}
 }
