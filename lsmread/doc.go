@@ -21,6 +21,15 @@
 //     (sortedrun.OpenKeyValues, one file open per data file) are merged by
 //     the table's merge function (kv.SortMergeReader); ReadBatches collects
 //     the merged rows into batches.
+//   - Reads with row kinds (ReadWithKinds, for $audit_log/$binlog) keep the
+//     retractions a merge leaves (ScanSpec.KeepDelete, Java's
+//     forceKeepDelete) and read the records of raw splits with their kinds.
+//     An incremental read (ScanSpec.Incremental, Java's incremental-between)
+//     plans ReadRecords splits over the delta manifests of the APPEND
+//     snapshots or the changelog manifests of the snapshots of a range, read
+//     as written, or ReadDiff splits that compare two snapshots' merged rows
+//     (two tags); level 0 stays invisible for deletion-vector and first-row
+//     tables (Java batchScanSkipLevel0).
 //
 // Serving SQL: ReadParallel reads a plan's splits with up to GOMAXPROCS
 // workers (the parallel split executor); LookupKey is the point lookup of

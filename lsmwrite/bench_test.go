@@ -75,6 +75,67 @@ func BenchmarkInsertPK4Buckets(b *testing.B) {
 	}
 }
 
+// BenchmarkCompactFull writes 5 commits of 200k upserts each (1M records,
+// 400k distinct keys) into a 4-bucket primary-key table on local disk
+// (fsync off) and times one full compaction of it (the merge of 5 level-0
+// runs per bucket into one run on the max level). Run with -benchtime=1x;
+// it reports input records/s and the bytes read and written.
+func BenchmarkCompactFull(b *testing.B) {
+	const commits, perCommit = 5, 200_000
+	ctx := context.Background()
+	ts := &schema.TableSchema{
+		Version: schema.SchemaVersionCurrent,
+		Fields: []schema.DataField{
+			{ID: 0, Name: "id", Type: schema.AtomicType(schema.TypeBigInt).WithNullable(false)},
+			{ID: 1, Name: "qty", Type: schema.AtomicType(schema.TypeInt)},
+			{ID: 2, Name: "name", Type: schema.StringType()},
+			{ID: 3, Name: "price", Type: schema.AtomicType(schema.TypeDouble)},
+		},
+		HighestFieldID: 3,
+		PrimaryKeys:    []string{"id"},
+		Options:        map[string]string{"bucket": "4"},
+	}
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		st, err := storage.Open(ctx, "file://"+b.TempDir()+"?fsync=false")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := snapshot.NewSchemaManager(st, "main").Commit(ctx, ts); err != nil {
+			b.Fatal(err)
+		}
+		var base *snapshot.Snapshot
+		row := make([]any, 4)
+		for c := 0; c < commits; c++ {
+			w, err := lsmwrite.NewTableWrite(ctx, st, ts, base, lsmwrite.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for r := 0; r < perCommit; r++ {
+				id := int64((r*7919 + c*100_003) % 400_000)
+				row[0], row[1], row[2], row[3] = id, int32(r%100), fmt.Sprintf("name-%d-%d", c, r%1000), float64(r)/10
+				if err := w.Write(ctx, kv.Insert, row); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if base, err = w.Commit(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.StartTimer()
+		start := time.Now()
+		out, err := lsmwrite.Compact(ctx, snapshot.OpenTable(st, ""), lsmwrite.CompactRequest{Full: true})
+		if err != nil || out.Snapshot == nil {
+			b.Fatalf("compact: %v %+v", err, out)
+		}
+		el := time.Since(start)
+		b.ReportMetric(float64(out.Stats.RowsRead)/el.Seconds(), "records/s")
+		b.ReportMetric(float64(out.Stats.RowsWritten), "rows-out")
+		b.ReportMetric(float64(out.Stats.BytesRead)/(1<<20), "MiB-in")
+		b.ReportMetric(float64(out.Stats.BytesWritten)/(1<<20), "MiB-out")
+	}
+}
+
 // BenchmarkUpsertLargeTable measures one 1,000-row upsert statement (keys
 // spread over the whole table) into a 1-bucket table of 500,000 rows on
 // local disk, fully compacted beforehand: merge-on-read (only the level-0

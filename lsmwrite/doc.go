@@ -26,8 +26,9 @@
 // table's reducer-wrapped merge function and writes level-0 files in the
 // KeyValue layout (_KEY_*, _SEQUENCE_NUMBER, _VALUE_KIND, all columns),
 // rolling at target-file-size. With changelog-producer=input the raw sorted
-// records also go to changelog files. Append tables write rows in arrival
-// order.
+// records also go to changelog files (a deduplicate table's -U/+U pair of
+// one UPDATE shares a buffer, so its changelog holds both in order).
+// Append tables write rows in arrival order.
 //
 // DataFileMeta: statistics come from the Parquet writer's footer statistics
 // with Java's collectors applied (truncate(128) for key columns, per-column
@@ -35,10 +36,10 @@
 // wall clock in epoch milliseconds: Java writes the JVM's local wall clock,
 // which lakesql takes to be UTC.
 //
-// Not supported yet (CheckWritable names the option): the lookup and
-// full-compaction changelog producers, deletion vectors on first-row
-// tables (Java refuses them too), postpone buckets, non-Parquet formats,
-// cross-partition upsert, thin mode, external data paths.
+// Not supported yet (CheckWritable names the option): postpone buckets,
+// non-Parquet formats, cross-partition upsert, thin mode, external data
+// paths; deletion vectors on first-row tables are refused, as Java
+// refuses them.
 //
 // # Tables that need lookup (merge-on-write, first-row)
 //
@@ -49,8 +50,9 @@
 // a rewrite of sections holding level-0 files merges each key through
 // LookupChangelogMergeFunctionWrapper or FirstRowMergeFunctionWrapper,
 // which look keys without a deeper version in the sections up in the
-// levels below the output (LookupLevels: a forward cursor per data file,
-// deletion vectors applied, row positions kept) and mark the version found
+// levels below the output (LookupLevels: each data file's lookup file,
+// internal/lookup, with row positions; the current deletion vector
+// applied) and mark the version found
 // in the bucket's deletion vectors (bucketDvMaintainer, dv_maintainer.go,
 // Java BucketedDvMaintainer: one index file per bucket, the old one
 // DELETEd in the index manifest). A write to such a table commits its
@@ -87,10 +89,14 @@
 // the max level when it holds retract records. Inputs are read with the
 // table's latest schema through internal/sortedrun (schema evolution,
 // external paths); outputs carry that schema id. CompactRewriter is the
-// strategy point: deletion-vector maintenance and the lookup and
-// full-compaction changelog producers plug in as rewriters
-// (compactContext.newRewriter) and return their changelog files and index
-// changes in CompactResult. Append tables only join small files
+// strategy point (compactContext.newRewriter, in Java's order): the
+// full-compaction changelog rewriter (compact_changelog.go) writes the
+// difference between the max level before and after a compaction onto it,
+// the lookup rewriter (compact_lookup.go) maintains deletion vectors and
+// writes the lookup changelog of level-0 keys; both go through
+// rewriteOrProduceChangelog (Java ChangelogMergeTreeRewriter) and return
+// their changelog files (changelog-*, committed in the snapshot's
+// changelog manifest list) and index changes in CompactResult. Append tables only join small files
 // (compact_append.go: Java's BucketedAppendCompactManager and
 // AppendCompactCoordinator).
 //

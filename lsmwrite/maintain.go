@@ -147,3 +147,20 @@ func ExpirePartitions(ctx context.Context, tbl *snapshot.Table, sch *schema.Tabl
 	}
 	return parts, nil
 }
+
+// MaintainAfterCompaction runs the maintenance of tbl after a dedicated
+// compaction (lakesql compact, CALL sys.compact) committed, with write-only
+// off as Java's compaction job and procedure set it: tables whose writers
+// are write-only are expired by their compaction job.
+func MaintainAfterCompaction(ctx context.Context, tbl *snapshot.Table) (MaintainResult, error) {
+	sch, err := tbl.Schemas().Latest(ctx)
+	if err != nil {
+		return MaintainResult{}, err
+	}
+	sch = sch.Copy()
+	if sch.Options == nil {
+		sch.Options = schema.Options{}
+	}
+	sch.Options[schema.OptWriteOnly] = "false"
+	return NewMaintainer().AfterCommit(ctx, tbl, sch)
+}

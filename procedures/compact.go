@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"github.com/lakesql/lakesql/lsmwrite"
@@ -108,6 +109,11 @@ func runCompact(ctx context.Context, env *Env, args Args) (*Result, error) {
 	var snap any
 	if out.Snapshot != nil {
 		snap = int64(out.Snapshot.ID)
+		// Paimon's procedure commits with write-only off: the table's
+		// maintenance (expiration, automatic tags) follows the commit.
+		if _, err := lsmwrite.MaintainAfterCompaction(ctx, t); err != nil {
+			slog.Warn("maintenance after CALL sys.compact", "table", ref.DB+"."+ref.Name, "err", err)
+		}
 		env.Catalog.Changed(ref.DB, ref.Name)
 	}
 	s := out.Stats

@@ -183,3 +183,33 @@ func TestCompactionJobPartitionsAndErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestCompactionJobExpires: servers never expire the snapshots of a
+// write-only table; the compaction job does after its commit, as Java's
+// dedicated compaction does (write-only is off for its own commits).
+func TestCompactionJobExpires(t *testing.T) {
+	wh := t.TempDir()
+	ws := startWriteServer(t, wh)
+	db := ws.open(t, "default")
+	mustExec(t, db, "CREATE TABLE ex (k BIGINT PRIMARY KEY, v BIGINT) WITH ('bucket' = '1', 'write-only' = 'true', "+
+		"'snapshot.num-retained.min' = '3', 'snapshot.num-retained.max' = '3', 'snapshot.time-retained' = '1 ms')")
+	for i := 0; i < 8; i++ {
+		mustExec(t, db, fmt.Sprintf("INSERT INTO ex VALUES (%d, %d)", i%3, i))
+	}
+	if n := len(snapshotKinds(t, db, "ex")); n != 8 {
+		t.Fatalf("%d snapshots before the job, want 8 (write-only: no expiration)", n)
+	}
+	var out, prog bytes.Buffer
+	if err := compactjob.Run(context.Background(), &out, &prog, []string{"--warehouse", wh, "--table", "default.ex", "--full"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "snapshots expired") {
+		t.Errorf("job output does not report the expiration:\n%s", out.String())
+	}
+	if kinds := snapshotKinds(t, db, "ex"); len(kinds) != 3 || kinds[2] != "COMPACT" {
+		t.Errorf("snapshots after the job: %v, want the 3 latest, the COMPACT one last", kinds)
+	}
+	if got := sqlLines(t, db, "SELECT k, v FROM ex ORDER BY k"); got != "0|6\n1|7\n2|5" {
+		t.Errorf("rows after the job:\n%s", got)
+	}
+}

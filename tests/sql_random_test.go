@@ -455,6 +455,7 @@ func (h *rhHistory) run(steps int) {
 		h.checkInvariants()
 	}
 	h.checkAsOf()
+	h.checkChangelog() // compaction_metamorphic_test.go
 }
 
 // transaction runs BEGIN, 2–4 statements, then COMMIT or ROLLBACK.

@@ -149,6 +149,17 @@ func Run(ctx context.Context, w, progress io.Writer, args []string) error {
 	fmt.Fprintf(w, "compact %s: snapshot %d (COMPACT): %d buckets, %d files replaced by %d (%d moved up a level), read %s in %d rows, wrote %s in %d rows, %s\n",
 		label, out.Snapshot.ID, s.Buckets, s.FilesBefore, s.FilesAfter, s.Upgraded, bytes(s.BytesRead), s.RowsRead,
 		bytes(s.BytesWritten), s.RowsWritten, time.Since(start).Round(time.Millisecond))
+	// Like Java's dedicated compaction (write-only off for its own
+	// commits), the job runs the table's maintenance after its commit:
+	// servers writing a write-only table never expire its snapshots.
+	res, err := lsmwrite.MaintainAfterCompaction(ctx, tbl)
+	if err != nil {
+		return fmt.Errorf("compact %s: the compaction is committed, but maintenance failed: %w", label, err)
+	}
+	if res.Expire.Snapshots > 0 || len(res.Partitions) > 0 || len(res.TagsCreated)+len(res.TagsExpired) > 0 {
+		fmt.Fprintf(w, "compact %s: maintenance: %d snapshots expired (%s freed), %d partitions expired, tags created %v, expired %v\n",
+			label, res.Expire.Snapshots, bytes(res.Expire.BytesFreed), len(res.Partitions), res.TagsCreated, res.TagsExpired)
+	}
 	return nil
 }
 
