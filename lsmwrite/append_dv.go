@@ -193,6 +193,19 @@ func (e *rowEncoder) encode(row []any) (string, error) {
 	return fmt.Sprintf("%#v", row), nil
 }
 
+// deletesRows reports whether the write deletes rows of an append table by
+// their positions in the base snapshot's files.
+func (w *TableWrite) deletesRows() bool {
+	for _, p := range w.partOrder {
+		for _, bs := range p.buckets {
+			if bs.deletes != nil && bs.deletes.n > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // deleteAppendRow records that row goes from bucket bs.
 func (w *TableWrite) deleteAppendRow(bs *bucketState, row []any) error {
 	if w.rowEnc == nil {

@@ -38,7 +38,34 @@
 //
 // Not supported yet (CheckWritable names the option): postpone buckets,
 // non-Parquet formats, cross-partition upsert, thin mode, external data
-// paths.
+// paths; deletion vectors on first-row tables are refused, as Java
+// refuses them.
+//
+// # Tables that need lookup (merge-on-write, first-row)
+//
+// LookupStrategy (lookup_levels.go) is Java's: deletion vectors, first-row,
+// changelog-producer=lookup and force-lookup need lookup. Their picker
+// forces level 0 up (ForceUpLevel0Compaction) and their rewriter is
+// lookupRewriter (compact_lookup.go, Java LookupMergeTreeCompactRewriter):
+// a rewrite of sections holding level-0 files merges each key through
+// LookupChangelogMergeFunctionWrapper or FirstRowMergeFunctionWrapper,
+// which look keys without a deeper version in the sections up in the
+// levels below the output (LookupLevels: each data file's lookup file,
+// internal/lookup, with row positions; the current deletion vector
+// applied) and mark the version found
+// in the bucket's deletion vectors (bucketDvMaintainer, dv_maintainer.go,
+// Java BucketedDvMaintainer: one index file per bucket, the old one
+// DELETEd in the index manifest). A write to such a table commits its
+// level-0 files and then compacts them up (compactLevel0 through Compact
+// with CompactRequest.Level0, table_write_lookup.go) as a COMPACT snapshot
+// of the same commit user, since readers skip level 0.
+//
+// Append tables with deletion vectors (append_dv.go) take deletes: Write
+// of a retract records the row; Prepare finds one equal row per delete in
+// the base snapshot's files and marks its position (bucketDvMaintainer for
+// bucketed tables, appendDvMaintainer — Java AppendDeleteFileMaintainer,
+// index files by name, rolling — for bucket-unaware ones). Compaction of
+// append tables applies and drops the vectors of the files it rewrites.
 //
 // # Compaction
 //

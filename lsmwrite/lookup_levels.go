@@ -2,9 +2,11 @@ package lsmwrite
 
 import (
 	"context"
+	"fmt"
 	"sort"
 
 	"github.com/lakesql/lakesql/internal/kv"
+	"github.com/lakesql/lakesql/internal/lookup"
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/internal/sortedrun"
 	"github.com/lakesql/lakesql/snapshot/manifest"
@@ -50,41 +52,42 @@ type LookupResult struct {
 
 // LookupLevels finds keys in the levels >= 1 of one bucket (Java
 // LookupLevels): for each level from the start level down, the file whose
-// key range holds the key, then the key inside it, with the file's deletion
-// vector applied, so a result is the key's live version.
-//
-// Java builds a local lookup file per data file; lakesql reads each data
-// file forward with a cursor instead: the keys of one compaction arrive in
-// ascending order (its sections are key-ordered), so every file is read at
-// most once per compaction, and only the files whose key range holds a
-// looked-up key are opened. A key smaller than the previous one reopens the
-// file. Not safe for concurrent use; Close releases the open files.
+// key range holds the key, then the key inside it through the file's
+// lookup file (internal/lookup, Java's LookupFile: the file's records in
+// small blocks on local disk, built on the first lookup and kept in the
+// process-wide cache lsmread's point reads share, so later statements read
+// one block per file). A record the file's current deletion vector marks
+// is not found there. Not safe for concurrent use; Close releases the
+// lookup files held.
 type LookupLevels struct {
-	b       *compactBucket
-	levels  []SortedRun // levels[i] is level i+1, files in key order
-	reader  *sortedrun.Reader
-	cursors map[string]*lookupCursor
-}
-
-// lookupCursor reads one data file forward.
-type lookupCursor struct {
-	rd   *sortedrun.KeyValueReader
-	cur  kv.KeyValue
-	has  bool // cur holds a record
-	done bool // the file is exhausted
-	last []any
+	b      *compactBucket
+	levels []SortedRun // levels[i] is level i+1, files in key order
+	reader *sortedrun.Reader
+	layout *lookup.Layout
+	suffix string // of lookup file ids: the layout
+	files  map[string]*lookup.File
 }
 
 // newLookupLevels prepares lookups into levels of bucket b. values says
 // whether results carry the record's value (merge engines other than
 // deduplicate, sequence.field, changelog production); otherwise only keys,
-// sequence numbers, kinds and positions are read.
+// sequence numbers, kinds and positions are kept (Java's
+// PositionedKeyValueProcessor without values, ContainsValueProcessor).
 func (b *compactBucket) newLookupLevels(levels *Levels, values bool) *LookupLevels {
-	r := b.c.reader
-	if !values {
-		r = b.c.keyReader
+	c := b.c
+	l := &LookupLevels{b: b, levels: levels.levels, reader: c.reader, files: map[string]*lookup.File{},
+		layout: &lookup.Layout{KeyTypes: c.keyTypes, ValueTypes: make([]schema.DataType, len(c.sch.Fields))}}
+	for i, f := range c.sch.Fields {
+		l.layout.ValueTypes[i] = f.Type.WithNullable(true)
 	}
-	return &LookupLevels{b: b, levels: levels.levels, reader: r, cursors: map[string]*lookupCursor{}}
+	// The id lsmread's point reads give a file read with the whole schema
+	// in UTC, so both build one lookup file.
+	l.suffix = fmt.Sprintf("#%d#UTC", c.sch.ID)
+	if !values {
+		l.reader = c.keyReader
+		l.suffix += "#keys"
+	}
+	return l
 }
 
 // Lookup returns the live version of key in the shallowest level >=
@@ -134,58 +137,43 @@ func (l *LookupLevels) Lookup(ctx context.Context, key []any, startLevel int) (L
 }
 
 func (l *LookupLevels) lookupFile(ctx context.Context, f *manifest.DataFileMeta, key []any) (LookupResult, bool, error) {
-	cmp := l.b.c.keyCmp
-	c := l.cursors[f.FileName]
-	if c != nil && c.last != nil && cmp(key, c.last) < 0 {
-		_ = c.rd.Close()
-		c = nil
-	}
-	if c == nil {
+	lf := l.files[f.FileName]
+	if lf == nil {
 		if err := checkParquet(f); err != nil {
 			return LookupResult{}, false, err
 		}
-		rd, err := l.reader.OpenKeyValuesDV(ctx, l.b.file(f), l.b.deletionVector(f.FileName))
+		sf := l.b.file(f)
+		id := l.b.c.st.URL() + "/" + sf.Dir + f.FileName + l.suffix
+		var err error
+		lf, err = lookup.Shared.Get(ctx, id, lookup.Source{Layout: l.layout, Level: int(f.Level),
+			Open: func(ctx context.Context) (kv.RecordReader, error) {
+				l.b.stats.BytesRead += f.FileSize
+				return l.reader.OpenKeyValues(ctx, sf)
+			}})
 		if err != nil {
-			return LookupResult{}, false, err
+			return LookupResult{}, false, fmt.Errorf("lsmwrite: lookup file of %s: %w", f.FileName, err)
 		}
-		l.b.stats.BytesRead += f.FileSize
-		c = &lookupCursor{rd: rd}
-		l.cursors[f.FileName] = c
+		l.files[f.FileName] = lf
 	}
-	c.last = key
-	for !c.done {
-		if !c.has {
-			rec, ok, err := c.rd.Next()
-			if err != nil {
-				return LookupResult{}, false, err
-			}
-			if !ok {
-				c.done = true
-				break
-			}
-			c.cur, c.has = rec, true
-		}
-		d := cmp(c.cur.Key, key)
-		if d < 0 {
-			c.has = false
-			continue
-		}
-		if d > 0 {
-			return LookupResult{}, false, nil
-		}
-		return LookupResult{KV: c.cur, File: f.FileName, Position: c.rd.Position(), Level: int(f.Level)}, true, nil
+	rec, ok, err := lf.Find(key)
+	if err != nil {
+		return LookupResult{}, false, fmt.Errorf("lsmwrite: lookup in %s: %w", f.FileName, err)
 	}
-	return LookupResult{}, false, nil
+	if !ok {
+		return LookupResult{}, false, nil
+	}
+	if vec := l.b.deletionVector(f.FileName); vec != nil && vec.IsDeleted(rec.Pos) {
+		return LookupResult{}, false, nil
+	}
+	rec.KeyValue.Level = int(f.Level) // the file may have moved up since its lookup file was built
+	return LookupResult{KV: rec.KeyValue, File: f.FileName, Position: rec.Pos, Level: int(f.Level)}, true, nil
 }
 
-// Close closes the files the lookups opened.
+// Close releases the lookup files the lookups used.
 func (l *LookupLevels) Close() error {
-	var first error
-	for name, c := range l.cursors {
-		if err := c.rd.Close(); err != nil && first == nil {
-			first = err
-		}
-		delete(l.cursors, name)
+	for name, lf := range l.files {
+		lookup.Shared.Release(lf)
+		delete(l.files, name)
 	}
-	return first
+	return nil
 }

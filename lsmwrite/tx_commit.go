@@ -91,6 +91,10 @@ func CommitTransaction(ctx context.Context, st storage.Storage, tx TxCommit) (*s
 			if err != nil {
 				return nil, err
 			}
+			// Deletes from an append table name row positions in the
+			// files of the snapshot written on, which a compaction
+			// rewrites: they are looked up again on any newer snapshot.
+			ok = ok && (!w.deletesRows() || sameSnapshot(written, latest))
 			if ok {
 				return changes, nil
 			}

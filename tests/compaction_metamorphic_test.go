@@ -39,6 +39,9 @@ type cmMode struct {
 	// explicit counts the COMPACT snapshots the test's explicit
 	// compactions committed.
 	explicit int
+	// dv: merge-on-write with deletion vectors of that width ("32",
+	// "64"): no level-0 file is left after a statement.
+	dv string
 	// changelog: the table has a lookup or full-compaction changelog
 	// producer; replaying its $audit_log must rebuild the table.
 	changelog bool
@@ -54,9 +57,11 @@ func (m cmMode) with(name string, options ...string) *cmMode {
 
 // The modes: merge-on-read with automatic compaction (aggressive and
 // default triggers), without it (write-only, compacted only by the test's
-// explicit compactions), copy-on-write, and full compaction every third
-// commit, and the lookup and full-compaction changelog producers (the
-// latter with its default of a full compaction after every commit).
+// explicit compactions), copy-on-write, full compaction every third
+// commit, the lookup and full-compaction changelog producers (the latter
+// with its default of a full compaction after every commit), and
+// merge-on-write (deletion vectors, 32 and 64-bit, with aggressive and
+// default automatic compaction).
 var cmModes = []cmMode{
 	{name: "mor-auto", options: []string{"num-sorted-run.compaction-trigger=2", "num-sorted-run.stop-trigger=3"}, maxLevel: 2, stopTrigger: 3},
 	{name: "mor-default", maxLevel: 5, stopTrigger: 8},
@@ -65,6 +70,8 @@ var cmModes = []cmMode{
 	{name: "full-every-3", options: []string{"full-compaction.delta-commits=3", "num-sorted-run.compaction-trigger=3"}, maxLevel: 3, stopTrigger: 6},
 	{name: "changelog-lookup", options: []string{"changelog-producer=lookup"}, maxLevel: 5, stopTrigger: 8, changelog: true},
 	{name: "changelog-full", options: []string{"changelog-producer=full-compaction"}, cow: true, maxLevel: 5, changelog: true},
+	{name: "mow32-auto", options: []string{"num-sorted-run.compaction-trigger=2", "num-sorted-run.stop-trigger=3"}, maxLevel: 5, stopTrigger: 3, dv: "32"},
+	{name: "mow64", maxLevel: 5, stopTrigger: 8, dv: "64"},
 }
 
 // tiny is a target-file-size below the size of every file: no file is
@@ -141,6 +148,9 @@ func TestCompactionMetamorphic(t *testing.T) {
 			{"-1", true, cmModes[0].with("")},
 			{"4", true, cmModes[5].with("")},
 			{"-1", false, cmModes[6].with("tiny", tiny)},
+			{"4", true, cmModes[7].with("tiny", tiny)},
+			{"-1", false, cmModes[8].with("")},
+			{"1", false, cmModes[8].with("tiny", tiny)},
 		}
 	}
 	var total rhStats
@@ -151,6 +161,7 @@ func TestCompactionMetamorphic(t *testing.T) {
 			cfg := rhConfig{engine: eng, bucket: c.bucket, partitioned: c.partitioned, compaction: c.mode}
 			mode := *c.mode
 			cfg.compaction = &mode
+			cfg.dv = mode.dv
 			t.Run(cfg.name(), func(t *testing.T) {
 				wh := t.TempDir()
 				ws := startWriteServer(t, wh)
@@ -256,6 +267,9 @@ func (h *rhHistory) checkInvariants() {
 						b.partition, b.bucket, b.levels, m.maxLevel)
 				}
 			}
+		}
+		if m.dv != "" && slices.Contains(b.levels, 0) {
+			h.fatalf("merge-on-write: partition %s bucket %d keeps level-0 files after a statement (levels %v)", b.partition, b.bucket, b.levels)
 		}
 		if m.stopTrigger > 0 && b.runs() > m.stopTrigger {
 			h.fatalf("partition %s bucket %d has %d sorted runs (levels %v) after a statement; num-sorted-run.stop-trigger is %d",

@@ -9,9 +9,10 @@ import (
 )
 
 // interopAlternating are the tables both engines write in turn (Java
-// creates them). lakesql writes neither first-row, deletion-vector nor
-// changelog-producer=lookup tables (they need its compaction), so those are
-// only in the Java → lakesql test.
+// creates them), deletion-vector (merge-on-write) and first-row tables
+// included: each engine restores the other's deletion vectors and
+// compacts over them. changelog-producer=lookup tables are only in the
+// Java → lakesql test (lakesql does not produce that changelog yet).
 var interopAlternating = []struct {
 	name, config, engine string
 	partitioned, seq     bool
@@ -24,6 +25,10 @@ var interopAlternating = []struct {
 	{"agg", "engine=aggregation,bucket=2,partitioned=1", "aggregation", true, false, true},
 	{"append", "pk=0,bucket=-1,partitioned=1", "", true, false, false},
 	{"append_b2", "pk=0,bucket=2", "", false, false, true},
+	{"mow32_part", "engine=deduplicate,bucket=2,dv=32,partitioned=1", "deduplicate", true, false, true},
+	{"mow64_dyn", "engine=deduplicate,bucket=-1,dv=64", "deduplicate", false, false, true},
+	{"mow_partial", "engine=partial-update,bucket=2,dv=32", "partial-update", false, false, true},
+	{"first_row", "engine=first-row,bucket=2,partitioned=1", "first-row", true, false, true},
 }
 
 // TestInteropAlternatingWriters: on each table Java commits, lakesql

@@ -95,6 +95,10 @@ func (w *sqlWriter) values(n int) string {
 func (w *sqlWriter) statement() (string, string) {
 	r := w.rnd.IntN(100)
 	switch {
+	case w.engine == "append-dv" && r < 15:
+		return "delete", fmt.Sprintf("DELETE FROM %s WHERE k = %d OR v < %d", w.table, w.rnd.IntN(20), w.rnd.IntN(400)-1000)
+	case w.engine == "append-dv" && r < 35:
+		return "update", fmt.Sprintf("UPDATE %s SET v = %s, s = %s WHERE k BETWEEN %d AND %d", w.table, w.lit("v"), w.lit("s"), w.rnd.IntN(20), w.rnd.IntN(20))
 	case w.engine == "deduplicate" && r < 15:
 		return "delete", fmt.Sprintf("DELETE FROM %s WHERE k = %d OR v < %d", w.table, w.rnd.IntN(20), w.rnd.IntN(400)-1000)
 	case (w.engine == "deduplicate" || w.engine == "partial-update") && r < 35:
@@ -195,6 +199,19 @@ var lakesqlTables = []struct {
 	{"agg", "aggregation", "'bucket' = '2', 'merge-engine' = 'aggregation', 'fields.v.aggregate-function' = 'sum', 'fields.d.aggregate-function' = 'max', 'fields.s.aggregate-function' = 'listagg'", true, false},
 	{"append", "", "'bucket' = '-1'", true, false},
 	{"append_b2", "", "'bucket' = '2', 'bucket-key' = 'k'", false, false},
+	// Merge-on-write and first-row: every statement's level-0 files are
+	// compacted up with lookup, and Java reads only levels >= 1 with the
+	// deletion vectors lakesql wrote.
+	{"mow32_part", "deduplicate", "'bucket' = '2', 'deletion-vectors.enabled' = 'true'", true, false},
+	{"mow64_dyn", "deduplicate", "'bucket' = '-1', 'deletion-vectors.enabled' = 'true', 'deletion-vectors.bitmap64' = 'true'", false, false},
+	{"mow_seq", "deduplicate", "'bucket' = '2', 'deletion-vectors.enabled' = 'true', 'sequence.field' = 'sq'", false, true},
+	{"mow_partial", "partial-update", "'bucket' = '1', 'merge-engine' = 'partial-update', 'deletion-vectors.enabled' = 'true'", true, false},
+	{"mow_agg", "aggregation", "'bucket' = '2', 'merge-engine' = 'aggregation', 'fields.v.aggregate-function' = 'sum', 'deletion-vectors.enabled' = 'true', 'target-file-size' = '4 kb'", false, false},
+	{"first_row", "first-row", "'bucket' = '2', 'merge-engine' = 'first-row'", true, false},
+	{"first_row_dyn", "first-row", "'bucket' = '-1', 'merge-engine' = 'first-row'", false, false},
+	// Append tables with deletion vectors: UPDATE and DELETE mark rows.
+	{"append_dv", "append-dv", "'bucket' = '-1', 'deletion-vectors.enabled' = 'true', 'deletion-vector.index-file.target-size' = '64 b'", true, false},
+	{"append_dv_b2", "append-dv", "'bucket' = '2', 'bucket-key' = 'k', 'deletion-vectors.enabled' = 'true', 'deletion-vectors.bitmap64' = 'true'", false, false},
 	// Compaction: aggressive automatic compaction (with tiny files, so
 	// whole files move up a level), copy-on-write, and small-file
 	// compaction of append tables.
@@ -215,7 +232,7 @@ func createLakesqlTable(t *testing.T, conn *sql.Conn, db string, i int) *sqlWrit
 	if c.seq {
 		cols += ", sq BIGINT"
 	}
-	if c.engine != "" {
+	if c.engine != "" && c.engine != "append-dv" {
 		if c.partitioned {
 			cols += ", PRIMARY KEY (k, p) NOT ENFORCED"
 		} else {

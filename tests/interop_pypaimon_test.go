@@ -74,6 +74,12 @@ func TestInteropPypaimonReadsLakesql(t *testing.T) {
 		if c.name == "dedup_compact" {
 			continue
 		}
+		// Tables with deletion vectors and first-row tables are not read:
+		// pypaimon 1.3.1 applies no deletion vectors and does not skip
+		// level 0.
+		if strings.Contains(c.with, "deletion-vectors") || c.engine == "first-row" {
+			continue
+		}
 		w := createLakesqlTable(t, conn, "lw", i)
 		w.run(16, true)
 		names = append(names, "lw."+c.name)

@@ -270,3 +270,27 @@ func TestServerMergeOnWriteConcurrent(t *testing.T) {
 		t.Fatalf("count(*) %d, %v; rows %d", n, err, len(rows))
 	}
 }
+
+// TestServerMergeOnWriteOverwriteAndWriteOnly: INSERT OVERWRITE of a
+// merge-on-write table drops the partition's files and deletion vectors
+// and compacts the new rows up; a write-only merge-on-write table keeps
+// its level-0 files invisible, as in Paimon, until CALL sys.compact.
+func TestServerMergeOnWriteOverwriteAndWriteOnly(t *testing.T) {
+	m := startMowServer(t)
+	m.exec(`CREATE TABLE o (id BIGINT, p INT, s STRING, PRIMARY KEY (id, p) NOT ENFORCED) PARTITIONED BY (p)
+		WITH ('bucket' = '2', 'deletion-vectors.enabled' = 'true')`)
+	m.exec("INSERT INTO o VALUES (1, 1, 'a'), (2, 1, 'b'), (3, 2, 'c')", "UPDATE o SET s = 'B' WHERE id = 2")
+	m.exec("INSERT OVERWRITE o PARTITION (p = 1) SELECT id + 10, s FROM o WHERE p = 1")
+	m.want("SELECT * FROM o ORDER BY id", "3|2|c", "11|1|a", "12|1|B")
+	m.want("SELECT count(*) FROM `o$files` WHERE level = 0", "0")
+	m.exec("INSERT INTO o VALUES (11, 1, 'x')", "DELETE FROM o WHERE id = 3")
+	m.want("SELECT * FROM o ORDER BY id", "11|1|x", "12|1|B")
+
+	m.exec(`CREATE TABLE w (id BIGINT, s STRING, PRIMARY KEY (id) NOT ENFORCED)
+		WITH ('bucket' = '1', 'deletion-vectors.enabled' = 'true', 'write-only' = 'true')`)
+	m.exec("INSERT INTO w VALUES (1, 'a'), (2, 'b')")
+	m.want("SELECT count(*) FROM w", "0")
+	m.want("SELECT commit_kind FROM `w$snapshots`", "APPEND")
+	m.exec("CALL sys.compact(table => 'mow.w')")
+	m.want("SELECT * FROM w ORDER BY id", "1|a", "2|b")
+}
