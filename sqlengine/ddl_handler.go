@@ -47,7 +47,7 @@ func (h *ddlHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, 
 	if err != nil {
 		return err
 	}
-	done, err := h.s.drain.enter() // shutdown.go
+	done, err := h.s.drain.enterConn(c) // shutdown.go
 	if err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func (h *ddlHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, 
 }
 
 func (h *ddlHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
-	done, err := h.s.drain.enter() // shutdown.go
+	done, err := h.s.drain.enterConn(c) // shutdown.go
 	if err != nil {
 		return "", err
 	}

@@ -72,7 +72,7 @@ func (l *connListener) acceptTCP() {
 func (l *connListener) Accept() (net.Conn, error) {
 	select {
 	case c := <-l.conns:
-		return c, nil
+		return &flushConn{Conn: c}, nil // shutdown.go
 	case <-l.closed:
 		return nil, net.ErrClosed
 	case err := <-l.errc:

@@ -3,6 +3,7 @@ package sqlengine
 import (
 	"context"
 	"fmt"
+	"net"
 	"sync"
 
 	"github.com/dolthub/vitess/go/mysql"
@@ -44,6 +45,82 @@ func (d *drain) enter() (func(), error) {
 	}, nil
 }
 
+// enterConn is enter for a statement of connection c: the statement counts
+// as running until its answer has been handed to the operating system, not
+// merely until the handler returns. vitess writes a statement's final OK or
+// EOF packet and flushes it after the handler returns, so a drain released
+// by the handler could let Shutdown return (and the process exit) with a
+// committed statement's answer unsent; the client would then see its
+// connection drop and not know the statement committed. The release waits
+// for the connection's next write (flushConn), or its close.
+func (d *drain) enterConn(c *mysql.Conn) (func(), error) {
+	done, err := d.enter()
+	if err != nil {
+		return nil, err
+	}
+	fc := findFlushConn(c.Conn)
+	if fc == nil {
+		return done, nil
+	}
+	return func() { fc.releaseOnWrite(done) }, nil
+}
+
+// flushConn is an accepted connection that runs a pending release after
+// its next write returns (the flush of a finished statement's answer) or
+// when it closes.
+type flushConn struct {
+	net.Conn
+	mu      sync.Mutex
+	release func()
+}
+
+func (c *flushConn) releaseOnWrite(f func()) {
+	c.mu.Lock()
+	prev := c.release
+	c.release = f
+	c.mu.Unlock()
+	if prev != nil { // not expected: every statement is answered
+		prev()
+	}
+}
+
+func (c *flushConn) takeRelease() {
+	c.mu.Lock()
+	f := c.release
+	c.release = nil
+	c.mu.Unlock()
+	if f != nil {
+		f()
+	}
+}
+
+func (c *flushConn) Write(b []byte) (int, error) {
+	n, err := c.Conn.Write(b)
+	c.takeRelease()
+	return n, err
+}
+
+func (c *flushConn) Close() error {
+	err := c.Conn.Close()
+	c.takeRelease()
+	return err
+}
+
+// findFlushConn finds the flushConn under c (TLS wraps it).
+func findFlushConn(c net.Conn) *flushConn {
+	for c != nil {
+		switch x := c.(type) {
+		case *flushConn:
+			return x
+		case interface{ NetConn() net.Conn }:
+			c = x.NetConn()
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
 // stop refuses new statements and returns a channel closed when none runs
 // and the number running now.
 func (d *drain) stop() (<-chan struct{}, int) {
@@ -83,7 +160,7 @@ func (s *Server) Shutdown(ctx context.Context) (running int, err error) {
 
 // ComStmtExecute counts a prepared statement's execution for Shutdown.
 func (h *ddlHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
-	done, err := h.s.drain.enter()
+	done, err := h.s.drain.enterConn(c)
 	if err != nil {
 		return err
 	}

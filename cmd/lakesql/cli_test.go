@@ -255,6 +255,42 @@ func TestCLIDefaultWarehouse(t *testing.T) {
 	}
 }
 
+// waitRunning polls SHOW PROCESSLIST on c until a statement containing
+// text is running (a loaded machine may take a while to start it).
+func waitRunning(t *testing.T, c *sql.Conn, text string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		rows, err := c.QueryContext(context.Background(), "SHOW PROCESSLIST")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols, _ := rows.Columns()
+		found := false
+		for rows.Next() {
+			vals := make([]sql.NullString, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range vals {
+				if strings.Contains(v.String, text) && !strings.Contains(v.String, "PROCESSLIST") {
+					found = true
+				}
+			}
+		}
+		rows.Close()
+		if found {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("no running statement with %q after 30 s", text)
+}
+
 // TestCLIGracefulShutdown: SIGTERM while a statement runs and a transaction
 // is open: the listener closes, the running statement (an INSERT … SELECT
 // that sleeps, then commits) finishes and is durable, new statements get
@@ -279,12 +315,20 @@ func TestCLIGracefulShutdown(t *testing.T) {
 	if err := idle.PingContext(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	slowConn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slowConn.Close()
+	if err := slowConn.PingContext(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	slow := make(chan error, 1)
 	go func() {
-		_, err := db.Exec("INSERT INTO g SELECT 1, SLEEP(2)")
+		_, err := slowConn.ExecContext(context.Background(), "INSERT INTO g SELECT 1, SLEEP(2)")
 		slow <- err
 	}()
-	time.Sleep(700 * time.Millisecond) // the INSERT is running
+	waitRunning(t, idle, "SLEEP(2)") // the INSERT is running
 	start := time.Now()
 	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
