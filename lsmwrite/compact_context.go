@@ -158,9 +158,8 @@ func newCompactContext(tbl *snapshot.Table, sch *schema.TableSchema, options map
 }
 
 // CheckCompactable reports the table features lakesql cannot compact,
-// each an error naming the option (wrapping ErrUnsupported): today exactly
-// those CheckWritable refuses (deletion vectors, first-row, the lookup and
-// full-compaction changelog producers need a rewriter that maintains them).
+// each an error naming the option (wrapping ErrUnsupported): exactly those
+// CheckWritable refuses (a table lakesql writes, it also compacts).
 func CheckCompactable(sch *schema.TableSchema) error { return CheckWritable(sch) }
 
 // abort deletes every file the compaction wrote (best effort).
