@@ -7,6 +7,7 @@ import (
 	"github.com/lakesql/lakesql/internal/kv"
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/internal/storage"
+	"github.com/lakesql/lakesql/snapshot"
 	"github.com/lakesql/lakesql/snapshot/manifest"
 )
 
@@ -44,4 +45,20 @@ func WriteTestFile(ctx context.Context, st storage.Storage, sch *schema.TableSch
 		return manifest.DataFileMeta{}, err
 	}
 	return w.files[0], nil
+}
+
+// GroupWaiting is the number of transactions queued for the group commit
+// of a table branch, -1 while no commit of it runs.
+func GroupWaiting(st storage.Storage, branch string) int {
+	v, ok := groupQueues.Load(snapshot.CommitLockKey(st, branch))
+	if !ok {
+		return -1
+	}
+	q := v.(*groupQueue)
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !q.busy {
+		return -1
+	}
+	return len(q.waiting)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/google/uuid"
 
@@ -39,6 +40,10 @@ type TxCommit struct {
 	// Compactor, when set, runs the automatic compaction of the buckets
 	// the commit wrote (AutoCompactor.AfterCommit) once it is published.
 	Compactor *AutoCompactor
+	// After, when set, runs once the commit is published and compacted as
+	// above (the table's maintenance). A group commit runs the first
+	// transaction's once for the batch.
+	After func(ctx context.Context, s *snapshot.Snapshot)
 }
 
 // TxOverwrite are the arguments of TableWrite.SetOverwrite.
@@ -63,16 +68,46 @@ type TxOverwrite struct {
 // without the committed row (a retracted aggregate, a partial update's
 // NULL); the read merges the files in order. Deduplicate tables without
 // sequence.field need no such split (foldsRetractions).
+//
+// CommitGrouped commits concurrent transactions of one table together.
 func CommitTransaction(ctx context.Context, st storage.Storage, tx TxCommit) (*snapshot.Snapshot, error) {
-	if tx.Options.CommitUser == "" {
-		tx.Options.CommitUser = uuid.NewString()
+	s, errs, err := commitBatch(ctx, st, []*TxCommit{&tx}, tx.Options.CommitUser)
+	if err != nil {
+		return nil, err
 	}
-	handle := snapshot.OpenTable(st, tx.Options.Branch)
+	if errs[0] != nil {
+		return nil, errs[0]
+	}
+	return s, nil
+}
+
+// errNothingLeft: every transaction of a batch failed its conflict check.
+var errNothingLeft = errors.New("lsmwrite: every transaction of the batch conflicts")
+
+// commitBatch commits the records of txs (transactions on one table and
+// branch, with one schema; an overwrite only alone) as one snapshot, in
+// their order: a later transaction's records follow an earlier one's, as
+// if each had committed in turn. A transaction whose conflict predicate
+// fails (a snapshot after its ReadBase, or an earlier transaction of the
+// batch, wrote a key it read) is left out and gets ErrReadConflict in
+// errs; the others commit. err is an error of the whole batch (nothing of
+// it committed, unless the error says the outcome is unknown).
+func commitBatch(ctx context.Context, st storage.Storage, txs []*TxCommit, user string) (_ *snapshot.Snapshot, errs []error, _ error) {
+	if user == "" {
+		user = uuid.NewString()
+	}
+	first := txs[0]
+	handle := snapshot.OpenTable(st, first.Options.Branch)
+	errs = make([]error, len(txs))
+	checked := make([]snapshot.SnapshotID, len(txs)) // read keys checked up to
+	for i, tx := range txs {
+		checked[i] = tx.ReadBase
+	}
 	var (
-		w       *TableWrite
-		changes *snapshot.CommitChanges
-		written *snapshot.Snapshot // the base w's files were written for
-		co      snapshot.CommitOptions
+		w        *TableWrite
+		changes  *snapshot.CommitChanges
+		written  *snapshot.Snapshot // the base w's files were written for
+		accepted []int              // the transactions w holds
 	)
 	abort := func() {
 		if w != nil {
@@ -81,12 +116,14 @@ func CommitTransaction(ctx context.Context, st storage.Storage, tx TxCommit) (*s
 		}
 	}
 	prepare := func(ctx context.Context, latest *snapshot.Snapshot) (*snapshot.CommitChanges, error) {
-		if tx.ReadKey != nil && latest != nil && latest.ID > tx.ReadBase {
-			if err := checkReadKeys(ctx, handle, tx, latest); err != nil {
-				return nil, err
-			}
+		acc, err := acceptBatch(ctx, handle, txs, errs, checked, latest)
+		if err != nil {
+			return nil, err
 		}
-		if w != nil {
+		if len(acc) == 0 {
+			return nil, errNothingLeft
+		}
+		if w != nil && slices.Equal(acc, accepted) {
 			ok, err := stillApplies(ctx, handle, written, latest)
 			if err != nil {
 				return nil, err
@@ -98,13 +135,13 @@ func CommitTransaction(ctx context.Context, st storage.Storage, tx TxCommit) (*s
 			if ok {
 				return changes, nil
 			}
-			abort()
 		}
-		nw, ch, err := writeRecords(ctx, st, tx, latest)
+		abort()
+		nw, ch, err := writeRecords(ctx, st, batchTx(txs, acc, user), latest)
 		if err != nil {
 			return nil, err
 		}
-		w, changes, written = nw, ch, latest
+		w, changes, written, accepted = nw, ch, latest, acc
 		return ch, nil
 	}
 	// The first attempt's writer also gives the committer's options.
@@ -113,51 +150,155 @@ func CommitTransaction(ctx context.Context, st storage.Storage, tx TxCommit) (*s
 		latest, err = nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, errs, err
 	}
-	first, err := prepare(ctx, latest)
+	firstChanges, err := prepare(ctx, latest)
 	if err != nil {
 		abort()
-		return nil, err
+		if errors.Is(err, errNothingLeft) {
+			return nil, errs, nil
+		}
+		return nil, errs, err
 	}
 	var keyTypes []schema.DataType
 	if w.spec.pk {
 		keyTypes = w.spec.keyTypes
 	}
-	if co, err = commitOptions(w.core, tx.Options.Branch, w.partTypes, keyTypes, w.opts.Now, w.mode == bucketUnaware); err != nil {
+	co, err := commitOptions(w.core, first.Options.Branch, w.partTypes, keyTypes, w.opts.Now, w.mode == bucketUnaware)
+	if err != nil {
 		abort()
-		return nil, err
+		return nil, errs, err
 	}
 	attempt := 0
-	s, err := snapshot.NewCommitter(st, co).CommitEach(ctx, tx.Schema.ID, func(ctx context.Context, latest *snapshot.Snapshot) (*snapshot.CommitChanges, error) {
+	s, err := snapshot.NewCommitter(st, co).CommitEach(ctx, first.Schema.ID, func(ctx context.Context, latest *snapshot.Snapshot) (*snapshot.CommitChanges, error) {
 		attempt++
 		if attempt == 1 && sameSnapshot(latest, written) {
-			return first, nil
+			return firstChanges, nil
 		}
 		return prepare(ctx, latest)
 	})
 	if err != nil {
 		// Files are deleted only when no snapshot can reference them; on
 		// other errors the publish may have happened, so they stay.
-		if errors.Is(err, snapshot.ErrConflict) {
+		if errors.Is(err, snapshot.ErrConflict) || errors.Is(err, errNothingLeft) {
 			abort()
 		}
-		return nil, err
+		if errors.Is(err, errNothingLeft) {
+			return nil, errs, nil
+		}
+		return nil, errs, err
 	}
-	// After the commit: the level-0 files of tables that need lookup are
-	// compacted up before the statement returns (their reads skip level
-	// 0), then automatic compaction looks at the buckets written. The
-	// commit stands whatever they do (their failures are logged).
+	for i := range txs {
+		if errs[i] == nil && !slices.Contains(accepted, i) {
+			errs[i] = errors.New("lsmwrite: transaction left out of its batch") // not reached: every one is accepted or failed
+		}
+	}
+	return afterCommit(ctx, handle, w, s, first), errs, nil
+}
+
+// afterCommit runs what follows a published commit: the level-0 files of
+// tables that need lookup are compacted up before the statement returns
+// (their reads skip level 0), then automatic compaction looks at the
+// buckets written, then tx.After. The commit stands whatever they do
+// (their failures are logged by them).
+func afterCommit(ctx context.Context, handle *snapshot.Table, w *TableWrite, s *snapshot.Snapshot, tx *TxCommit) *snapshot.Snapshot {
+	if s == nil {
+		return nil
+	}
 	buckets := w.Buckets()
-	if s != nil && w.needsLevel0Compaction() {
+	if w.needsLevel0Compaction() {
 		if s2, err := w.compactLevel0After(ctx, s, buckets); err == nil {
 			s = s2
 		}
 	}
-	if tx.Compactor != nil && s != nil {
+	if tx.Compactor != nil {
 		_ = tx.Compactor.AfterCommit(ctx, handle, tx.Schema, buckets)
 	}
-	return s, nil
+	if tx.After != nil {
+		tx.After(ctx, s)
+	}
+	return s
+}
+
+// acceptBatch checks the conflict predicate of every transaction of txs
+// not failed yet on latest: against the snapshots committed after what it
+// was checked against (checked, advanced to latest) and against the
+// writes of the transactions accepted before it in the batch. It records
+// conflicts in errs and returns the accepted transactions' indexes.
+func acceptBatch(ctx context.Context, handle *snapshot.Table, txs []*TxCommit, errs []error, checked []snapshot.SnapshotID, latest *snapshot.Snapshot) ([]int, error) {
+	lastReader := -1
+	for i, tx := range txs {
+		if errs[i] == nil && tx.ReadKey != nil {
+			lastReader = i
+		}
+	}
+	var (
+		acc     []int
+		written map[string]struct{} // keys written by acc, while a later transaction reads
+		key     []byte
+	)
+	for i, tx := range txs {
+		if errs[i] != nil {
+			continue
+		}
+		if tx.ReadKey != nil {
+			if latest != nil && latest.ID > checked[i] {
+				c := *tx
+				c.ReadBase = checked[i]
+				if err := checkReadKeys(ctx, handle, c, latest); errors.Is(err, ErrReadConflict) {
+					errs[i] = err
+					continue
+				} else if err != nil {
+					return nil, err
+				}
+				checked[i] = latest.ID
+			}
+			if conflict := anyKey(written, tx.ReadKey); conflict {
+				errs[i] = fmt.Errorf("%w by a transaction committed just before it", ErrReadConflict)
+				continue
+			}
+		}
+		acc = append(acc, i)
+		if i < lastReader {
+			if written == nil {
+				written = map[string]struct{}{}
+			}
+			idx := kv.KeyIndexes(tx.Schema)
+			for _, r := range tx.Records {
+				key = kv.AppendKey(key[:0], r.Value, idx)
+				written[string(key)] = struct{}{}
+			}
+		}
+	}
+	return acc, nil
+}
+
+func anyKey(keys map[string]struct{}, accept func([]byte) bool) bool {
+	for k := range keys {
+		if accept([]byte(k)) {
+			return true
+		}
+	}
+	return false
+}
+
+// batchTx is the one transaction the accepted transactions of a batch
+// make: their records in order, under the batch's commit user.
+func batchTx(txs []*TxCommit, acc []int, user string) TxCommit {
+	out := *txs[acc[0]]
+	out.Options.CommitUser = user
+	if len(acc) > 1 {
+		n := 0
+		for _, i := range acc {
+			n += len(txs[i].Records)
+		}
+		recs := make([]kv.KeyValue, 0, n)
+		for _, i := range acc {
+			recs = append(recs, txs[i].Records...)
+		}
+		out.Records = recs
+	}
+	return out
 }
 
 // writeRecords writes tx's records on base and prepares their changes.

@@ -26,6 +26,7 @@ var errorCodes = []struct {
 	// msg is the message; nil keeps err.Error().
 	msg func(error) string
 }{
+	{isErr(ErrCommitInDoubt), 1180, mysql.SSUnknownSQLState, nil}, // ER_ERROR_DURING_COMMIT
 	{isErr(ErrConflict), mysql.ERLockDeadlock, mysql.SSLockDeadlock, func(err error) string { return sql.ErrLockDeadlock.New(err.Error()).Error() }},
 	{isErr(lsmwrite.ErrReadConflict), mysql.ERLockDeadlock, mysql.SSLockDeadlock, func(err error) string { return sql.ErrLockDeadlock.New(err.Error()).Error() }},
 	{isErr(snapshot.ErrSchemaConflict), mysql.ERLockDeadlock, mysql.SSLockDeadlock, nil},

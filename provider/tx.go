@@ -103,6 +103,9 @@ func BeginOverwrite(ctx *sql.Context, table sql.Table, static map[string]string)
 
 // txTable is the buffered state of one table in a transaction.
 type txTable struct {
+	// wh is the warehouse and path the table folder in it ("db.db/t").
+	wh   storage.Storage
+	path string
 	st   storage.Storage
 	lt   *lsmread.Table
 	sch  *schema.TableSchema
@@ -141,8 +144,7 @@ func (tx *Transaction) table(ctx context.Context, t *Table) (*txTable, error) {
 	if tt, ok := tx.tables[key]; ok {
 		return tt, nil
 	}
-	tt := &txTable{st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, pending: kv.NewPendingWrites(t.sch),
-		compactor: t.db.p.opts.Compactor, maint: t.db.p.opts.Maintainer}
+	tt := t.newTxTable()
 	if id, ok, err := t.lt.Snapshots().LatestID(ctx); err != nil {
 		return nil, err
 	} else if ok {
@@ -151,6 +153,12 @@ func (tx *Transaction) table(ctx context.Context, t *Table) (*txTable, error) {
 	tx.tables[key] = tt
 	tx.order = append(tx.order, key)
 	return tt, nil
+}
+
+func (t *Table) newTxTable() *txTable {
+	return &txTable{wh: t.db.p.st, path: t.db.name + snapshot.DatabaseSuffix + "/" + t.base,
+		st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, pending: kv.NewPendingWrites(t.sch),
+		compactor: t.db.p.opts.Compactor, maint: t.db.p.opts.Maintainer}
 }
 
 // noteRead records that the transaction read t at snapshot id: writes it
@@ -166,8 +174,9 @@ func (tx *Transaction) noteRead(t *Table, id snapshot.SnapshotID) {
 		}
 		return
 	}
-	tx.tables[key] = &txTable{st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, base: id, pending: kv.NewPendingWrites(t.sch),
-		compactor: t.db.p.opts.Compactor, maint: t.db.p.opts.Maintainer}
+	tt := t.newTxTable()
+	tt.base = id
+	tx.tables[key] = tt
 	tx.order = append(tx.order, key)
 }
 
@@ -199,11 +208,19 @@ func (tx *Transaction) discardStatement() {
 }
 
 // Commit writes every buffered table and commits one snapshot per table.
-// Tables commit one after another; Paimon has no multi-table atomicity.
+// A transaction that wrote one table commits through the table's group
+// commit (lsmwrite.CommitGrouped: together with the other connections'
+// commits of the moment); one that wrote several commits all of them or
+// none (lsmwrite.CommitAtomic), checking every table's conflicts before
+// the first table commits, so a conflict (1213) means nothing committed.
 func (tx *Transaction) Commit(ctx context.Context) error {
 	tx.mu.Lock()
 	defer tx.mu.Unlock()
 	defer func() { tx.tables = map[string]*txTable{}; tx.order = nil }()
+	var (
+		tables  []*txTable
+		commits []lsmwrite.TxCommit
+	)
 	for _, key := range tx.order {
 		tt := tx.tables[key]
 		ops := tt.pending.Records()
@@ -213,12 +230,38 @@ func (tx *Transaction) Commit(ctx context.Context) error {
 		if len(ops) == 0 && tt.overwrite == nil {
 			continue
 		}
-		if err := tt.commit(ctx, ops); err != nil {
-			return err
-		}
+		tables = append(tables, tt)
+		commits = append(commits, tt.txCommit(ops))
 	}
-	return nil
+	switch len(tables) {
+	case 0:
+		return nil
+	case 1:
+		tt := tables[0]
+		_, err := lsmwrite.CommitGrouped(ctx, tt.st, commits[0])
+		return tt.commitError(err)
+	}
+	parts := make([]lsmwrite.AtomicTable, len(tables))
+	for i, tt := range tables {
+		parts[i] = lsmwrite.AtomicTable{Path: tt.path, Storage: tt.st, Tx: commits[i]}
+	}
+	err := lsmwrite.CommitAtomic(ctx, tables[0].wh, parts)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, lsmwrite.ErrInDoubt):
+		return fmt.Errorf("%w: %w", ErrCommitInDoubt, err)
+	case errors.Is(err, snapshot.ErrConflict):
+		return fmt.Errorf("%w: %w", ErrConflict, err)
+	}
+	return err
 }
+
+// ErrCommitInDoubt is returned when a multi-table transaction's record
+// was written but not every table could commit yet: the transaction
+// completes later (any server rolls it forward), but the statement could
+// not wait for it (MySQL 1180, ER_ERROR_DURING_COMMIT).
+var ErrCommitInDoubt = errors.New("lakesql: the transaction will be completed by recovery, but not every table committed yet")
 
 // Rollback drops everything buffered.
 func (tx *Transaction) Rollback() {
@@ -228,12 +271,10 @@ func (tx *Transaction) Rollback() {
 	tx.order = nil
 }
 
-// commit writes the table's records and commits them as one snapshot
-// (lsmwrite.CommitTransaction: one retry loop, in snapshot's committer,
-// rewriting the files on a newer base when a concurrent commit added
-// records). The conflict predicate is the keys the transaction read since
-// base; a conflict is ErrConflict (MySQL 1213).
-func (tt *txTable) commit(ctx context.Context, ops []kv.KeyValue) error {
+// txCommit is the table's commit: its records, the conflict predicate (the
+// keys the transaction read since base), an overwrite, and what follows
+// the commit (automatic compaction, maintenance).
+func (tt *txTable) txCommit(ops []kv.KeyValue) lsmwrite.TxCommit {
 	c := lsmwrite.TxCommit{
 		Schema:   tt.sch,
 		Records:  ops,
@@ -247,16 +288,22 @@ func (tt *txTable) commit(ctx context.Context, ops []kv.KeyValue) error {
 		c.Overwrite = &lsmwrite.TxOverwrite{Static: tt.overwrite.static, Dynamic: tt.overwrite.dynamic}
 	}
 	c.Compactor = tt.compactor
-	if _, err := lsmwrite.CommitTransaction(ctx, tt.st, c); err != nil {
-		if errors.Is(err, snapshot.ErrConflict) {
-			return fmt.Errorf("%w: table %s: %w", ErrConflict, tt.name, err)
-		}
-		return fmt.Errorf("table %s: %w", tt.name, err)
-	}
 	if tt.maint != nil {
-		tt.maintain(ctx)
+		c.After = func(ctx context.Context, _ *snapshot.Snapshot) { tt.maintain(ctx) }
 	}
-	return nil
+	return c
+}
+
+// commitError names the table in a commit error; a conflict is
+// ErrConflict (MySQL 1213).
+func (tt *txTable) commitError(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, snapshot.ErrConflict):
+		return fmt.Errorf("%w: table %s: %w", ErrConflict, tt.name, err)
+	}
+	return fmt.Errorf("table %s: %w", tt.name, err)
 }
 
 // maintain runs the table's maintenance after a commit (expiration,

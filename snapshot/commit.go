@@ -222,7 +222,7 @@ func (c *Committer) CommitEach(ctx context.Context, schemaID schema.SchemaID, pr
 		// One attempt, under the table's commit lock (commit_lock.go):
 		// writers of this process take turns instead of racing.
 		done, s, err := func() (bool, *Snapshot, error) {
-			unlock := lockCommits(c.st.URL() + "#" + c.opts.Branch)
+			unlock := lockCommits(ctx, CommitLockKey(c.st, c.opts.Branch))
 			defer unlock()
 			latest, err := c.snaps.Latest(ctx)
 			if errors.Is(err, ErrSnapshotNotFound) {

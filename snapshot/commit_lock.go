@@ -1,6 +1,12 @@
 package snapshot
 
-import "sync"
+import (
+	"context"
+	"slices"
+	"sync"
+
+	"github.com/lakesql/lakesql/internal/storage"
+)
 
 // Commits to one table (branch) from one process take turns: a commit
 // attempt holds its table's lock from reading the latest snapshot to
@@ -10,14 +16,41 @@ import "sync"
 // a backoff sleep; writers in other processes still race, and the commit
 // protocol resolves that. (Java gets the same from its single committer per
 // table.)
+//
+// A multi-table transaction holds the locks of all its tables at once
+// (LockCommits, in sorted order, so two of them never deadlock) while it
+// checks its conflicts and publishes; its own commits run under a context
+// that says so and do not lock again.
 var commitLocks struct {
 	mu sync.Mutex
 	m  map[string]*sync.Mutex
 }
 
-// lockCommits takes the commit lock of key and returns its release.
-func lockCommits(key string) (unlock func()) {
+// CommitLockKey names the commit lock of one branch of the table rooted
+// at st.
+func CommitLockKey(st storage.Storage, branch string) string {
+	if IsMainBranch(branch) {
+		branch = MainBranch
+	}
+	return st.URL() + "#" + branch
+}
+
+type heldLocksKey struct{}
+
+// lockCommits takes the commit lock of key, unless ctx says the caller
+// holds it already (LockCommits), and returns its release.
+func lockCommits(ctx context.Context, key string) (unlock func()) {
+	if held, _ := ctx.Value(heldLocksKey{}).([]string); slices.Contains(held, key) {
+		return func() {}
+	}
+	l := commitLock(key)
+	l.Lock()
+	return l.Unlock
+}
+
+func commitLock(key string) *sync.Mutex {
 	commitLocks.mu.Lock()
+	defer commitLocks.mu.Unlock()
 	if commitLocks.m == nil {
 		commitLocks.m = map[string]*sync.Mutex{}
 	}
@@ -26,7 +59,34 @@ func lockCommits(key string) (unlock func()) {
 		l = &sync.Mutex{}
 		commitLocks.m[key] = l
 	}
-	commitLocks.mu.Unlock()
-	l.Lock()
-	return l.Unlock
+	return l
+}
+
+// LockCommits takes the commit locks of keys (CommitLockKey), in sorted
+// order, and returns a context under which commits to those tables do not
+// take them again, and the release (which may be called more than once). While they are held no other writer of
+// this process commits to those tables.
+func LockCommits(ctx context.Context, keys []string) (context.Context, func()) {
+	keys = slices.Clone(keys)
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
+	held, _ := ctx.Value(heldLocksKey{}).([]string)
+	var locked []*sync.Mutex
+	for _, k := range keys {
+		if slices.Contains(held, k) {
+			continue
+		}
+		l := commitLock(k)
+		l.Lock()
+		locked = append(locked, l)
+	}
+	all := append(slices.Clone(held), keys...)
+	var once sync.Once
+	return context.WithValue(ctx, heldLocksKey{}, all), func() {
+		once.Do(func() {
+			for i := len(locked) - 1; i >= 0; i-- {
+				locked[i].Unlock()
+			}
+		})
+	}
 }

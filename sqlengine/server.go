@@ -78,6 +78,7 @@ type Server struct {
 	started   atomic.Bool     // Start has begun accepting (health.go)
 	tlsConfig *tls.Config     // nil without TLS (security.go)
 	compact   *lsmwrite.AutoCompactor
+	recovery  *recovery // interrupted multi-table transactions (recovery.go)
 }
 
 // New opens the warehouse (creating it with a `default` database on first
@@ -154,6 +155,15 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("sqlengine: server on %s: %w", scfg.Address, err)
 	}
 	s.srv = srv
+	// Multi-table transactions a crash interrupted are completed before
+	// the server serves (recovery.go).
+	if !cfg.ReadOnly {
+		if cfg.Embedded {
+			rollForward(ctx, st, 0)
+		} else {
+			s.recovery = startRecovery(ctx, st)
+		}
+	}
 	return s, nil
 }
 
@@ -210,6 +220,7 @@ func (s *Server) WaitCompactions(ctx context.Context) error { return s.compact.W
 // Close stops the server and releases the warehouse.
 func (s *Server) Close() error {
 	err := s.srv.Close()
+	s.recovery.stopRecovery()
 	s.compact.Close() // cancels running compactions (their files are deleted)
 	if cerr := s.store.Close(); err == nil {
 		err = cerr

@@ -34,3 +34,8 @@ func joinPath(prefix, p string) string {
 	}
 	return prefix + "/" + p
 }
+
+// CheckPath reports whether p is a valid object path (relative,
+// '/'-separated, no empty, "." or ".." elements, no trailing '/'); the
+// error wraps ErrInvalidPath.
+func CheckPath(p string) error { return checkPath(p) }

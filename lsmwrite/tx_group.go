@@ -1,0 +1,149 @@
+package lsmwrite
+
+import (
+	"context"
+	"sync"
+
+	"github.com/google/uuid"
+
+	"github.com/lakesql/lakesql/internal/storage"
+	"github.com/lakesql/lakesql/snapshot"
+)
+
+// Group commit. Transactions that commit to one table (branch) while
+// another commit of it is running queue up; when it is done, the first in
+// the queue leads: it takes every queued transaction that can share its
+// snapshot and commits them together (commitBatch), then hands the lead to
+// the next one still waiting. So a table takes one commit's time for many
+// transactions, and the commit rate grows with the number of writers
+// instead of queueing them one by one on the commit lock. Every
+// transaction returns only once the snapshot holding its records is
+// published.
+//
+// A batch is committed under a context that no waiter's cancellation
+// stops (a client that disconnects must not fail the others); a
+// transaction still queued when its context ends leaves the queue.
+
+// maxGroup bounds the transactions of one batch.
+const maxGroup = 1024
+
+type groupQueue struct {
+	mu      sync.Mutex
+	waiting []*groupReq
+	busy    bool
+}
+
+type groupReq struct {
+	tx   *TxCommit
+	lead chan struct{} // closed when this request is to lead
+	done chan struct{} // closed when snap and err are set
+	snap *snapshot.Snapshot
+	err  error
+}
+
+var groupQueues sync.Map // snapshot.CommitLockKey → *groupQueue
+
+// CommitGrouped commits tx like CommitTransaction, together with the
+// transactions other goroutines commit to the same table at the same time:
+// one snapshot for all that do not conflict (blind writes never do; a
+// transaction whose conflict predicate meets a key written by one committed
+// before it in the batch fails with ErrReadConflict, alone). INSERT
+// OVERWRITE and transactions with another schema commit in a batch of
+// their own. The snapshot returned is the batch's.
+func CommitGrouped(ctx context.Context, st storage.Storage, tx TxCommit) (*snapshot.Snapshot, error) {
+	key := snapshot.CommitLockKey(st, tx.Options.Branch)
+	v, _ := groupQueues.LoadOrStore(key, &groupQueue{})
+	q := v.(*groupQueue)
+	r := &groupReq{tx: &tx, lead: make(chan struct{}), done: make(chan struct{})}
+	q.mu.Lock()
+	q.waiting = append(q.waiting, r)
+	if q.busy {
+		q.mu.Unlock()
+		select {
+		case <-r.done:
+			return r.snap, r.err
+		case <-r.lead:
+		case <-ctx.Done():
+			q.mu.Lock()
+			select {
+			case <-r.lead: // asked to lead: nobody else will
+			default:
+				if q.remove(r) {
+					q.mu.Unlock()
+					return nil, ctx.Err()
+				}
+			}
+			q.mu.Unlock()
+			// Taken by a leader, or asked to lead: see it through.
+			select {
+			case <-r.done:
+				return r.snap, r.err
+			case <-r.lead:
+			}
+		}
+	} else {
+		q.busy = true
+		q.mu.Unlock()
+	}
+	q.lead(ctx, st, r)
+	return r.snap, r.err
+}
+
+// remove takes r out of the queue; false when it was not there.
+func (q *groupQueue) remove(r *groupReq) bool {
+	for i, w := range q.waiting {
+		if w == r {
+			q.waiting = append(q.waiting[:i], q.waiting[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// lead commits r and the queued transactions that can join it, then hands
+// the lead on.
+func (q *groupQueue) lead(ctx context.Context, st storage.Storage, r *groupReq) {
+	q.mu.Lock()
+	batch := []*groupReq{r}
+	q.remove(r)
+	if r.tx.Overwrite == nil {
+		rest := q.waiting[:0]
+		for _, w := range q.waiting {
+			if len(batch) < maxGroup && w.tx.Overwrite == nil && w.tx.Schema.ID == r.tx.Schema.ID && w.tx.Compactor == r.tx.Compactor {
+				batch = append(batch, w)
+			} else {
+				rest = append(rest, w)
+			}
+		}
+		clear(q.waiting[len(rest):])
+		q.waiting = rest
+	}
+	q.mu.Unlock()
+
+	txs := make([]*TxCommit, len(batch))
+	for i, b := range batch {
+		txs[i] = b.tx
+	}
+	user := r.tx.Options.CommitUser
+	if len(batch) > 1 || user == "" {
+		user = uuid.NewString()
+	}
+	s, errs, err := commitBatch(context.WithoutCancel(ctx), st, txs, user)
+	for i, b := range batch {
+		b.snap, b.err = s, err
+		if err == nil && errs[i] != nil {
+			b.snap, b.err = nil, errs[i]
+		}
+		if b != r {
+			close(b.done)
+		}
+	}
+
+	q.mu.Lock()
+	if len(q.waiting) > 0 {
+		close(q.waiting[0].lead)
+	} else {
+		q.busy = false
+	}
+	q.mu.Unlock()
+}
