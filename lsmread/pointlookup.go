@@ -49,26 +49,26 @@ type points struct {
 	byTotal  map[int32]map[manifest.Bucket]bool
 }
 
-// pinnedKeys returns the full primary keys p pins, or nil.
+// pinnedKeys returns the primary keys p pins (every trimmed key field set;
+// partition fields set when p pins them too, else the keys are looked up
+// in every partition), or nil.
 func pinnedKeys(pred Predicate, sch *schema.TableSchema) [][]any {
 	if pred == nil || len(sch.PrimaryKeys) == 0 {
 		return nil
 	}
-	pk := sch.Projection(sch.PrimaryKeys)
+	trimmed := sch.Projection(sch.TrimmedPrimaryKeys())
 	sets := pointsOf(pred, len(sch.Fields))
-	if sets == nil {
+	if sets == nil || len(trimmed) == 0 {
 		return nil
 	}
-	var out [][]any
 	for _, row := range sets {
-		for _, i := range pk {
+		for _, i := range trimmed {
 			if i < 0 || row[i] == nil {
 				return nil
 			}
 		}
-		out = append(out, row)
 	}
-	return out
+	return sets
 }
 
 // pointsOf returns the assignments p allows as rows (nil entries unset),
@@ -192,6 +192,11 @@ func (p *Plan) newPoints(rows [][]any) *points {
 		if k < 0 {
 			return pts
 		}
+		for _, row := range rows {
+			if row[k] == nil {
+				return pts // a bucket-key field not pinned: every bucket
+			}
+		}
 	}
 	types := make([]schema.DataType, len(p.Schema.Fields))
 	for i := range p.Schema.Fields {
@@ -252,6 +257,9 @@ func (r *Reader) splitKeys(split *DataSplit) [][]any {
 		for j, i := range part {
 			if !same {
 				break
+			}
+			if row[i] == nil {
+				continue // not pinned: every partition
 			}
 			same = split.PartitionValues[j] != nil && schema.Compare(&r.fields[i].Type, row[i], split.PartitionValues[j]) == 0
 		}

@@ -143,15 +143,16 @@ func (t *Table) toPredicate(e sql.Expression) (lsmread.Predicate, bool) {
 		if !ok || !ok2 {
 			return nil, false
 		}
-		l := t.leaf(idx, lsmread.OpIn)
+		lits := make([]any, 0, len(tup))
 		for _, x := range tup {
 			v, ok := t.literal(idx, x)
 			if !ok {
 				return nil, false
 			}
-			l.Literals = append(l.Literals, v)
+			lits = append(lits, v)
 		}
-		return l, true
+		f := t.sch.Fields[idx]
+		return lsmread.NewInLeaf(idx, f.Name, f.Type, lsmread.OpIn, lits), true
 	case *expression.Equals:
 		return t.comparison(e.Left(), e.Right(), lsmread.OpEq)
 	case *expression.LessThan:

@@ -140,6 +140,8 @@ func NewEngine(pro *provider.Provider, readOnly bool, pre ...analyzer.Rule) *sql
 	b := analyzer.NewBuilder(pro)
 	b = builtins.Install(b) // MySQL's answers where GMS's built-ins differ (builtins/)
 	b = b.AddPostAnalyzeRule(provider.PushdownRuleID, provider.PushdownRule)
+	provider.InstallAggregateVariables()
+	b = b.AddPostAnalyzeRule(provider.AggregateRuleID, provider.AggregateRule) // after pushdown: the scan prunes by the filter
 	b = b.AddPostAnalyzeRule(provider.LookupKeyRuleID, provider.LookupKeyRule)
 	b = b.AddPostAnalyzeRule(ResultSchemaRuleID, ResultSchemaRule)
 	b = withoutIndexSortElision(b)
