@@ -2,7 +2,40 @@ package lsmread
 
 import (
 	"context"
+	"sync"
+
+	"github.com/lakesql/lakesql/internal/binaryrow"
 )
+
+// planShared is what a plan and the plans narrowed from it (the probes of
+// one statement) compute once: bucket functions by bucket count, and the
+// decoded key range of each data file.
+type planShared struct {
+	mu        sync.Mutex
+	bucketers map[int32]*binaryrow.Bucketer // guarded by mu (a Bucketer is not safe for concurrent use)
+	bounds    map[string]keyBounds          // by file name
+}
+
+func newPlanShared() *planShared {
+	return &planShared{bucketers: map[int32]*binaryrow.Bucketer{}, bounds: map[string]keyBounds{}}
+}
+
+// bucketOf returns the bucket of a row of the plan's schema among total
+// fixed buckets.
+func (p *Plan) bucketOf(row []any, total int32) (int, error) {
+	sh := p.shared
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	b := sh.bucketers[total]
+	if b == nil {
+		var err error
+		if b, err = p.bucketerFor(total); err != nil {
+			return 0, err
+		}
+		sh.bucketers[total] = b
+	}
+	return b.Bucket(row)
+}
 
 // Narrow returns the plan of the same read with filter added (conjoined
 // with the plan's own filter): the same snapshot, schema and options, the
@@ -35,6 +68,11 @@ func (p *Plan) Narrow(ctx context.Context, filter Predicate) (*Plan, error) {
 	pruner, err := newStatsPruner(ctx, &np)
 	if err != nil {
 		return nil, err
+	}
+	if np.points != nil {
+		// Pinned keys: the lookups check each file's key range; value
+		// statistics would cost more than they save.
+		pruner.pred = nil
 	}
 	parts := map[string]bool{}
 	for _, s := range p.Splits {

@@ -183,8 +183,7 @@ func (p *Plan) newPoints(rows [][]any) *points {
 	if p.Core.Bucket <= 0 {
 		return pts
 	}
-	fn, err := binaryrow.ParseBucketFunctionType(p.Options[schema.OptBucketFunctionType])
-	if err != nil {
+	if _, err := binaryrow.ParseBucketFunctionType(p.Options[schema.OptBucketFunctionType]); err != nil {
 		return pts
 	}
 	keys := p.Schema.Projection(p.Schema.BucketKeys())
@@ -198,22 +197,14 @@ func (p *Plan) newPoints(rows [][]any) *points {
 			}
 		}
 	}
-	types := make([]schema.DataType, len(p.Schema.Fields))
-	for i := range p.Schema.Fields {
-		types[i] = p.Schema.Fields[i].Type
-	}
 	pts.byTotal = map[int32]map[manifest.Bucket]bool{}
 	pts.bucketer = func(total int32) (map[manifest.Bucket]bool, error) {
 		if m, ok := pts.byTotal[total]; ok {
 			return m, nil
 		}
-		b, err := binaryrow.NewBucketer(types, keys, int(total), fn)
-		if err != nil {
-			return nil, err
-		}
 		m := map[manifest.Bucket]bool{}
 		for _, row := range rows {
-			n, err := b.Bucket(row)
+			n, err := p.bucketOf(row, total)
 			if err != nil {
 				return nil, err
 			}
@@ -251,7 +242,6 @@ func (r *Reader) splitKeys(split *DataSplit) [][]any {
 	if pts.bucketer != nil && split.TotalBuckets > 0 {
 		buckets, _ = pts.bucketer(split.TotalBuckets)
 	}
-	var b *binaryrow.Bucketer
 	for _, row := range pts.rows {
 		same := len(part) == len(split.PartitionValues)
 		for j, i := range part {
@@ -267,16 +257,8 @@ func (r *Reader) splitKeys(split *DataSplit) [][]any {
 			continue
 		}
 		if buckets != nil {
-			if b == nil {
-				var err error
-				if b, err = r.plan.bucketerFor(split.TotalBuckets); err != nil {
-					buckets = nil
-				}
-			}
-			if b != nil {
-				if n, err := b.Bucket(row); err == nil && manifest.Bucket(n) != split.Bucket {
-					continue
-				}
+			if n, err := r.plan.bucketOf(row, split.TotalBuckets); err == nil && manifest.Bucket(n) != split.Bucket {
+				continue
 			}
 		}
 		key := make([]any, len(r.keyIdx))
@@ -421,6 +403,32 @@ type keyBounds struct{ min, max []any }
 func (r *Reader) fileKeyBounds(ctx context.Context, split *DataSplit) ([]keyBounds, error) {
 	keyTypes := make(map[int64][]schema.DataType)
 	out := make([]keyBounds, len(split.Files))
+	sh := r.plan.shared
+	if sh != nil {
+		sh.mu.Lock()
+		hit := 0
+		for i := range split.Files {
+			if b, ok := sh.bounds[split.Files[i].FileName]; ok {
+				out[i] = b
+				hit++
+			}
+		}
+		sh.mu.Unlock()
+		if hit == len(split.Files) {
+			return out, nil
+		}
+	}
+	defer func() {
+		if sh != nil {
+			sh.mu.Lock()
+			for i := range split.Files {
+				if out[i].min != nil {
+					sh.bounds[split.Files[i].FileName] = out[i]
+				}
+			}
+			sh.mu.Unlock()
+		}
+	}()
 	for i := range split.Files {
 		f := &split.Files[i]
 		types, ok := keyTypes[f.SchemaID]

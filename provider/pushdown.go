@@ -137,9 +137,15 @@ func (t *Table) toPredicate(e sql.Expression) (lsmread.Predicate, bool) {
 				return p, true
 			}
 		}
-	case *expression.InTuple:
-		idx, ok := t.column(e.Left())
-		tup, ok2 := e.Right().(expression.Tuple)
+	case *expression.InTuple, *bigIn:
+		var left, right sql.Expression
+		if b, ok := e.(*bigIn); ok {
+			left, right = b.left, b.right
+		} else {
+			left, right = e.(*expression.InTuple).Left(), e.(*expression.InTuple).Right()
+		}
+		idx, ok := t.column(left)
+		tup, ok2 := right.(expression.Tuple)
 		if !ok || !ok2 {
 			return nil, false
 		}

@@ -148,6 +148,7 @@ func NewEngine(pro *provider.Provider, readOnly bool, pre ...analyzer.Rule) *sql
 	for _, r := range pre {
 		b = b.AddPreAnalyzeRule(r.Id, r.Apply)
 	}
+	b = b.AddPreAnalyzeRule(provider.BigInRuleID, provider.BigInRule) // long IN lists are not index ranges (provider/bigin.go)
 	a := b.Build()
 	a.ExecBuilder = newExecBuilder() // LOAD DATA reads CSV as MySQL does (loaddata.go)
 	e := sqle.New(a, &sqle.Config{IsReadOnly: readOnly})
