@@ -29,7 +29,7 @@ func (r *Reader) ReadBatches(ctx context.Context, split *DataSplit) (BatchIterat
 	if split.Mode == ReadRaw {
 		return &rawBatches{r: r, ctx: ctx, split: split}, nil
 	}
-	rows, err := r.openMerge(ctx, split)
+	rows, err := r.Read(ctx, split)
 	if err != nil {
 		return nil, err
 	}

@@ -21,12 +21,32 @@
 //     (sortedrun.OpenKeyValues, one file open per data file) are merged by
 //     the table's merge function (kv.SortMergeReader); ReadBatches collects
 //     the merged rows into batches.
+//   - Reads with row kinds (ReadWithKinds, for $audit_log/$binlog) keep the
+//     retractions a merge leaves (ScanSpec.KeepDelete, Java's
+//     forceKeepDelete) and read the records of raw splits with their kinds.
+//     An incremental read (ScanSpec.Incremental, Java's incremental-between)
+//     plans ReadRecords splits over the delta manifests of the APPEND
+//     snapshots or the changelog manifests of the snapshots of a range, read
+//     as written, or ReadDiff splits that compare two snapshots' merged rows
+//     (two tags); level 0 stays invisible for deletion-vector and first-row
+//     tables (Java batchScanSkipLevel0).
+//
+// Serving SQL: ReadParallel reads a plan's splits with up to GOMAXPROCS
+// workers (the parallel split executor); LookupKey is the point lookup of
+// one primary key (pruned to the key's partition and files); ReadPending
+// streams a table merged with a transaction's pending records
+// (read-your-writes); StatsEvolution maps files' value statistics onto a
+// read schema for pruning and the $files system table.
 //
 // Concurrency:
 //   - Table, Plan and Reader are immutable after construction and safe for
 //     concurrent use; a server may keep a Table for the life of the process
 //     (it holds no snapshot state) and run the splits of one plan on several
 //     goroutines (each Read / ReadBatches call has its own iterator).
+//   - A ParallelRows owns its workers: Close or the context ending stops
+//     them and waits; the consumer is one goroutine. ReadPending copies what
+//     it needs of the pending records when it starts, so the transaction may
+//     keep writing; a StatsEvolution belongs to one goroutine.
 //   - A RowIterator or BatchIterator belongs to one goroutine. Rows returned
 //     by RowIterator.Next are fresh and may be kept; a batch's vectors are
 //     valid until the next BatchIterator.Next call (strings and boxed values

@@ -13,4 +13,8 @@ var (
 	// ErrInvalidScan is returned for an invalid scan request (unknown column,
 	// conflicting time-travel options).
 	ErrInvalidScan = errors.New("lsmread: invalid scan")
+	// ErrInvalidRange is returned for an invalid incremental read (an end
+	// before the start, snapshots outside the table's, mixed kinds of
+	// bounds).
+	ErrInvalidRange = errors.New("lsmread: invalid snapshot range")
 )

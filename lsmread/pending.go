@@ -46,7 +46,19 @@ func (t *Table) ReadPending(ctx context.Context, spec ScanSpec, pending *kv.Pend
 	}
 	recs := pending.Records()
 	if len(pending.Schema().PrimaryKeys) == 0 {
-		it.tail = append([]kv.KeyValue(nil), recs...) // the records buffered now
+		// Append tables: the pending inserts follow the committed rows; a
+		// pending delete (deletion vectors) removes one equal committed row.
+		for _, rec := range pending.AppendNet() {
+			if rec.Kind.IsAdd() {
+				it.tail = append(it.tail, rec)
+				continue
+			}
+			if it.deleted == nil {
+				it.deleted = map[string]int{}
+			}
+			it.key = kv.AppendKey(it.key[:0], rec.Value, it.keyIdx)
+			it.deleted[string(it.key)]++
+		}
 		return it, p, nil
 	}
 	if it.merge, err = pending.NewMerger(); err != nil {
@@ -78,6 +90,9 @@ type pendingIterator struct {
 	byKey map[string][]kv.KeyValue // pending records of keys not met yet
 	order []string                 // pending keys, first write first
 	tail  []kv.KeyValue            // append tables: pending rows
+	// deleted counts, by row key, the committed rows of an append table the
+	// transaction deleted.
+	deleted map[string]int
 
 	cur  RowIterator
 	next int // next split
@@ -133,6 +148,13 @@ func (it *pendingIterator) nextMerged() ([]any, error) {
 			return nil, err
 		}
 		if it.byKey == nil {
+			if it.deleted != nil {
+				it.key = kv.AppendKey(it.key[:0], row, it.keyIdx)
+				if n := it.deleted[string(it.key)]; n > 0 {
+					it.deleted[string(it.key)] = n - 1
+					continue
+				}
+			}
 			return row, nil
 		}
 		it.key = kv.AppendKey(it.key[:0], row, it.keyIdx)

@@ -41,6 +41,14 @@ type ScanSpec struct {
 	// merging: every record they hold, retractions included. Conflict
 	// detection and streaming-style reads use it. TimeTravel is ignored.
 	Delta *DeltaRange
+	// Incremental, when set, reads the changes between two snapshots
+	// (Java's incremental-between): ReadChanges returns each record with
+	// its row kind. TimeTravel is ignored; the latest schema is read.
+	Incremental *Incremental
+	// KeepDelete keeps the retract records that merging leaves (Java's
+	// forceKeepDelete): ReadChanges returns them with their row kind.
+	// $audit_log reads a snapshot so.
+	KeepDelete bool
 	// TimeZone is the session time zone used by schema-evolution casts
 	// between TIMESTAMP, TIMESTAMP_LTZ, numbers, dates and strings; nil is
 	// UTC.
@@ -66,6 +74,18 @@ type PlanStats struct {
 	Splits            int
 	SkippedLevel0     int // level-0 files not read (deletion vectors / first-row)
 	PartitionsScanned int
+	// MergedBuckets counts the splits read by merging sorted runs; RunsMax
+	// and RunsTotal are the most sorted runs one of them merges and their
+	// sum (EXPLAIN shows the maximum and the average).
+	MergedBuckets, RunsMax, RunsTotal int
+}
+
+// RunsAvg is the average number of sorted runs a merged split merges.
+func (s PlanStats) RunsAvg() float64 {
+	if s.MergedBuckets == 0 {
+		return 0
+	}
+	return float64(s.RunsTotal) / float64(s.MergedBuckets)
 }
 
 // Plan is the result of planning a scan: the snapshot and schema read and
@@ -79,6 +99,8 @@ type Plan struct {
 	Spec     ScanSpec
 	Splits   []*DataSplit
 	Stats    PlanStats
+	// inc is the resolved incremental range (Spec.Incremental).
+	inc *incrementalRange
 	// points are the primary keys the filter pins (point lookups), or nil.
 	points *points
 	// shared is state every plan narrowed from this one shares (Narrow).
@@ -90,6 +112,9 @@ func (t *Table) Plan(ctx context.Context, spec ScanSpec) (*Plan, error) {
 	tt := spec.TimeTravel
 	if spec.Delta != nil {
 		tt = TimeTravel{SnapshotID: spec.Delta.Upto}
+	}
+	if spec.Incremental != nil {
+		return t.planIncremental(ctx, spec)
 	}
 	snap, err := t.ResolveSnapshot(ctx, tt)
 	if err != nil {
@@ -164,7 +189,12 @@ func (p *Plan) isPK() bool { return len(p.Schema.PrimaryKeys) > 0 }
 
 // rawPK reports whether a primary-key table is read without merging.
 func (p *Plan) rawPK() bool {
-	return p.Spec.Delta != nil || p.Core.DeletionVectorsEnabled || p.Core.MergeEngine == schema.MergeEngineFirstRow || p.Spec.ReadOptimized
+	return p.Spec.Delta != nil || p.inc != nil || p.Core.DeletionVectorsEnabled || p.Core.MergeEngine == schema.MergeEngineFirstRow || p.Spec.ReadOptimized
+}
+
+// skipLevel0 is Java's CoreOptions.batchScanSkipLevel0.
+func (p *Plan) skipLevel0() bool {
+	return p.Core.DeletionVectorsEnabled || p.Core.MergeEngine == schema.MergeEngineFirstRow
 }
 
 // projection returns the indexes of the projected fields in p.Schema.Fields.
@@ -299,7 +329,12 @@ func (p *Plan) planSplits(ctx context.Context) error {
 		return err
 	}
 	var lists []string // nil: the snapshot's base and delta lists
-	if d := p.Spec.Delta; d != nil {
+	changes := p.Spec.Delta != nil || p.inc != nil
+	if p.inc != nil {
+		if lists, err = p.incrementalLists(ctx); err != nil {
+			return err
+		}
+	} else if d := p.Spec.Delta; d != nil {
 		lists = []string{}
 		for id := d.After + 1; id <= d.Upto; id++ {
 			s, err := p.Table.snapshots.Snapshot(ctx, id)
@@ -350,11 +385,14 @@ func (p *Plan) planSplits(ctx context.Context) error {
 				p.Stats.FilesPruned++
 				return false // no pinned key hashes to this bucket
 			}
-			if p.Spec.Delta != nil && e.Kind != manifest.FileKindAdd {
+			if changes && e.Kind != manifest.FileKindAdd {
 				return false
 			}
-			if p.isPK() && raw && e.File.Level == 0 && !p.Spec.ReadOptimized && p.Spec.Delta == nil {
-				return false // level-0 files are not visible to batch reads here
+			if p.isPK() && e.File.Level == 0 && !p.Spec.ReadOptimized && p.Spec.Delta == nil && p.skipLevel0() {
+				// Level-0 files are not visible to batch reads of tables with
+				// deletion vectors or first-row, incremental reads included
+				// (Java CoreOptions.batchScanSkipLevel0).
+				return false
 			}
 			return true
 		},
@@ -380,7 +418,7 @@ func (p *Plan) planSplits(ctx context.Context) error {
 		groups[k] = append(groups[k], e)
 	}
 	var dvs map[bucketKey]map[string]*DeletionFile
-	if p.Spec.Delta == nil {
+	if !changes {
 		dvs, err = p.loadDeletionFiles(ctx)
 	}
 	if err != nil {
@@ -404,6 +442,9 @@ func (p *Plan) planSplits(ctx context.Context) error {
 		if raw {
 			split.Mode = ReadRaw
 		}
+		if p.inc != nil {
+			split.Mode = ReadRecords
+		}
 		split.PartitionPath, err = schema.PartitionPath(pf.fields, split.PartitionValues, p.Core.PartitionDefaultName, p.Core.PartitionLegacyName)
 		if err != nil {
 			return err
@@ -425,8 +466,12 @@ func (p *Plan) planSplits(ctx context.Context) error {
 			continue
 		}
 		// Files of a bucket in write order (Java orders append files by
-		// sequence number), level by level.
+		// sequence number), level by level; the files of an incremental
+		// read stay in snapshot order.
 		sort.SliceStable(files, func(i, j int) bool {
+			if p.inc != nil {
+				return false
+			}
 			if files[i].Level != files[j].Level {
 				return files[i].Level < files[j].Level
 			}
@@ -441,6 +486,12 @@ func (p *Plan) planSplits(ctx context.Context) error {
 			for i, f := range files {
 				split.DeletionFiles[i] = d[f.FileName]
 			}
+		}
+		if split.Mode == ReadMerge {
+			runs := manifest.SortedRuns(files)
+			p.Stats.MergedBuckets++
+			p.Stats.RunsTotal += runs
+			p.Stats.RunsMax = max(p.Stats.RunsMax, runs)
 		}
 		p.Splits = append(p.Splits, split)
 	}

@@ -20,24 +20,9 @@ func (p *Plan) observeSortedRuns() {
 		if split.Mode != ReadMerge {
 			continue
 		}
-		runs := sortedRuns(split.Files)
+		runs := manifest.SortedRuns(split.Files)
 		metrics.SortedRunsPerBucket.Observe(float64(runs))
 		most = max(most, int64(runs))
 	}
 	metrics.SortedRunsMax.With(metrics.TableLabel(p.Table.Storage().URL())).Set(most)
-}
-
-// sortedRuns counts the sorted runs of one bucket's files.
-func sortedRuns(files []manifest.DataFileMeta) int {
-	n := 0
-	levels := map[manifest.Level]bool{}
-	for i := range files {
-		if l := files[i].Level; l == 0 {
-			n++
-		} else if !levels[l] {
-			levels[l] = true
-			n++
-		}
-	}
-	return n
 }

@@ -33,8 +33,9 @@ const maxPoints = 1 << 16
 // its rows divided by this; otherwise a scan is cheaper.
 var lookupFraction int64 = 16
 
-// lookupFiles is the process-wide cache of lookup files.
-var lookupFiles = lookup.NewCache(lookup.Options{})
+// lookupFiles is the process-wide cache of lookup files (shared with
+// lsmwrite's lookup compaction).
+var lookupFiles = lookup.Shared
 
 // LookupCacheStats reports the lookup-file cache's counters.
 func LookupCacheStats() lookup.Stats { return lookupFiles.Stats() }

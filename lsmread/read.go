@@ -56,6 +56,13 @@ func (p *Plan) NewReader() (*Reader, error) {
 			r.need[f] = true
 		}
 	}
+	if p.isPK() && (p.inc != nil || p.Spec.KeepDelete) {
+		// Reads with row kinds open every file as KeyValues (and a diff
+		// merges): every column is read.
+		for i := range r.need {
+			r.need[i] = true
+		}
+	}
 	if p.isPK() {
 		for _, name := range p.Schema.TrimmedPrimaryKeys() {
 			i := p.Schema.FieldIndex(name)
@@ -94,6 +101,14 @@ func (p *Plan) NewReader() (*Reader, error) {
 
 // Read opens a split.
 func (r *Reader) Read(ctx context.Context, split *DataSplit) (RowIterator, error) {
+	switch split.Mode {
+	case ReadRecords, ReadDiff:
+		it, err := r.ReadWithKinds(ctx, split)
+		if err != nil {
+			return nil, err
+		}
+		return &addsOnly{it: it}, nil
+	}
 	if keys := r.splitKeys(split); r.lookupReadable(split, keys) {
 		return r.openLookup(ctx, split, keys)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lakesql/lakesql/internal/sortedrun"
 
+	"github.com/lakesql/lakesql/snapshot"
 	"github.com/lakesql/lakesql/snapshot/manifest"
 )
 
@@ -20,13 +21,22 @@ const (
 	// with deletion vectors or the first-row engine (levels ≥ 1 only, where
 	// every key occurs once after deletion vectors are applied).
 	ReadRaw
+	// ReadRecords reads every record of the files as written, retractions
+	// included, with its row kind: the delta or changelog files of an
+	// incremental read (Java reads such "streaming" splits without merging).
+	ReadRecords
+	// ReadDiff compares the merged rows of BeforeFiles with those of Files
+	// (an incremental diff).
+	ReadDiff
 )
 
+var readModeNames = [...]string{"merge", "raw", "records", "diff"}
+
 func (m ReadMode) String() string {
-	if m == ReadMerge {
-		return "merge"
+	if int(m) < len(readModeNames) {
+		return readModeNames[m]
 	}
-	return "raw"
+	return fmt.Sprintf("ReadMode(%d)", uint8(m))
 }
 
 // DeletionFile locates one data file's deletion vector inside an index file
@@ -48,6 +58,10 @@ type DataSplit struct {
 	// DeletionFiles is parallel to Files; nil entries have no deletion vector.
 	DeletionFiles []*DeletionFile
 	Mode          ReadMode
+	// BeforeFiles and BeforeDeletionFiles are the files of the earlier
+	// snapshot of a diff (ReadDiff).
+	BeforeFiles         []manifest.DataFileMeta
+	BeforeDeletionFiles []*DeletionFile
 }
 
 // RowCount is the sum of the files' row counts (retract rows included) minus
@@ -68,13 +82,9 @@ func (s *DataSplit) BucketPath() string {
 	return s.PartitionPath + BucketDir(s.Bucket)
 }
 
-// BucketDir is the bucket folder name: bucket-N, or bucket-postpone.
-func BucketDir(b manifest.Bucket) string {
-	if b == manifest.BucketPostpone {
-		return "bucket-postpone/"
-	}
-	return fmt.Sprintf("bucket-%d/", int32(b))
-}
+// BucketDir is the bucket folder name with a trailing '/': bucket-N/, or
+// bucket-postpone/ (snapshot.BucketDir).
+func BucketDir(b manifest.Bucket) string { return snapshot.BucketDir(b) + "/" }
 
 func (s *DataSplit) String() string {
 	var names []string

@@ -42,19 +42,15 @@ func CheckWritable(sch *schema.TableSchema) error {
 	opts := sch.Options
 	pk := sch.IsPrimaryKeyTable()
 
-	if core.DeletionVectorsEnabled {
-		add(needsCompaction(schema.OptDeletionVectorsEnabled, "true"))
+	if pk && core.MergeEngine == schema.MergeEngineFirstRow && core.DeletionVectorsEnabled {
+		// Java KeyValueFileStoreWrite refuses it too.
+		add(fmt.Errorf("%w: table option %s=true with merge-engine=first-row: the first-row merge engine does not need deletion vectors (it never deletes old data); Paimon refuses the combination as well",
+			ErrUnsupported, schema.OptDeletionVectorsEnabled))
 	}
-	if pk && core.MergeEngine == schema.MergeEngineFirstRow {
-		add(needsCompaction(schema.OptMergeEngine, string(core.MergeEngine)))
-	}
-	if core.HasFullCompactionDeltaCommits {
-		add(needsCompaction(schema.OptFullCompactionDeltaCommits, opts[schema.OptFullCompactionDeltaCommits]))
-	}
-	switch core.ChangelogProducer {
-	case schema.ChangelogProducerNone, schema.ChangelogProducerInput:
-	default:
-		add(needsCompaction(schema.OptChangelogProducer, string(core.ChangelogProducer)))
+	if core.HasFullCompactionDeltaCommits && !pk && core.Bucket <= 0 {
+		// Java SchemaValidation.validateBucket refuses it too.
+		add(fmt.Errorf("%w: table option %s: append tables of unaware or dynamic bucket do not support it (Paimon refuses it as well); set a bucket count and bucket-key",
+			ErrUnsupported, schema.OptFullCompactionDeltaCommits))
 	}
 	if core.Bucket == schema.BucketPostpone {
 		add(fmt.Errorf("%w: table option bucket=-2 (postpone bucket) needs compaction, which lakesql does not do yet", ErrUnsupported))

@@ -34,9 +34,20 @@ func TestCheckWritable(t *testing.T) {
 		{"pk fixed", testSchema([]string{"k"}, nil, map[string]string{"bucket": "4"})},
 		{"pk dynamic", testSchema([]string{"k", "p"}, []string{"p"}, map[string]string{})},
 		{"pk input changelog", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "changelog-producer": "input"})},
+		{"pk lookup changelog", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "changelog-producer": "lookup"})},
+		{"pk full-compaction changelog", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "changelog-producer": "full-compaction"})},
 		{"append unaware", testSchema(nil, []string{"p"}, map[string]string{})},
 		{"append fixed", testSchema(nil, nil, map[string]string{"bucket": "2", "bucket-key": "k"})},
 		{"partial-update", testSchema([]string{"k"}, nil, map[string]string{"bucket": "2", "merge-engine": "partial-update"})},
+		{"copy on write", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "full-compaction.delta-commits": "1"})},
+		{"full compaction every 3 commits, dynamic bucket", testSchema([]string{"k"}, nil, map[string]string{"full-compaction.delta-commits": "3"})},
+		{"full compaction of a bucketed append table", testSchema(nil, nil, map[string]string{"bucket": "2", "bucket-key": "k", "full-compaction.delta-commits": "2"})},
+		{"pk dv", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "deletion-vectors.enabled": "true"})},
+		{"pk dv 64", testSchema([]string{"k"}, nil, map[string]string{"bucket": "2", "deletion-vectors.enabled": "true", "deletion-vectors.bitmap64": "true"})},
+		{"pk dv dynamic", testSchema([]string{"k", "p"}, []string{"p"}, map[string]string{"deletion-vectors.enabled": "true", "merge-engine": "partial-update"})},
+		{"first-row", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "merge-engine": "first-row"})},
+		{"append dv", testSchema(nil, []string{"p"}, map[string]string{"deletion-vectors.enabled": "true"})},
+		{"append bucketed dv", testSchema(nil, nil, map[string]string{"bucket": "2", "bucket-key": "k", "deletion-vectors.enabled": "true"})},
 	}
 	for _, c := range ok {
 		if err := lsmwrite.CheckWritable(c.s); err != nil {
@@ -47,11 +58,8 @@ func TestCheckWritable(t *testing.T) {
 		name, option string
 		s            *schema.TableSchema
 	}{
-		{"dv", "deletion-vectors.enabled", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "deletion-vectors.enabled": "true"})},
-		{"first-row", "merge-engine=first-row", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "merge-engine": "first-row"})},
-		{"full compaction", "full-compaction.delta-commits", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "full-compaction.delta-commits": "2"})},
-		{"lookup", "changelog-producer=lookup", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "changelog-producer": "lookup"})},
-		{"full-compaction changelog", "changelog-producer=full-compaction", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "changelog-producer": "full-compaction"})},
+		{"first-row dv", "deletion-vectors.enabled", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "merge-engine": "first-row", "deletion-vectors.enabled": "true"})},
+		{"full compaction on an unaware append table", "full-compaction.delta-commits", testSchema(nil, nil, map[string]string{"full-compaction.delta-commits": "2"})},
 		{"postpone", "bucket=-2", testSchema([]string{"k"}, nil, map[string]string{"bucket": "-2"})},
 		{"orc", "file.format=orc", testSchema([]string{"k"}, nil, map[string]string{"bucket": "1", "file.format": "orc"})},
 		{"cross partition", "cross-partition", testSchema([]string{"k"}, []string{"p"}, map[string]string{})},
@@ -71,7 +79,7 @@ func TestCheckWritable(t *testing.T) {
 		if c.name != "bad stats mode" && !errors.Is(err, lsmwrite.ErrUnsupported) {
 			t.Errorf("%s: not ErrUnsupported: %v", c.name, err)
 		}
-		if strings.Contains(c.option, "compaction") || c.name == "dv" || c.name == "first-row" || c.name == "lookup" || c.name == "postpone" {
+		if strings.Contains(c.option, "changelog-producer") || c.name == "lookup" || c.name == "postpone" {
 			if !strings.Contains(err.Error(), "compaction") {
 				t.Errorf("%s: error does not say compaction is needed: %v", c.name, err)
 			}

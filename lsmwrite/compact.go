@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/lakesql/lakesql/internal/binaryrow"
+	"github.com/lakesql/lakesql/internal/metrics"
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/snapshot"
 	"github.com/lakesql/lakesql/snapshot/manifest"
@@ -51,9 +52,18 @@ type CompactRequest struct {
 	CommitUser string
 	// Now is the clock of creation times and the picker (tests).
 	Now func() time.Time
+	// Stall compacts only the buckets of primary-key tables with more
+	// sorted runs than num-sorted-run.stop-trigger, with the automatic
+	// picker (the write stall: Java's writer waits for such a bucket's
+	// compaction before it writes on).
+	Stall bool
 	// PickState, when set, returns the picker state kept for a bucket
 	// between compactions (the automatic compactor keeps one per bucket).
 	PickState func(BucketRef) *PickState
+	// Level0 compacts only the level-0 files of the selected buckets up,
+	// leaving buckets without level-0 files alone: what a write to a table
+	// that needs lookup does before its commit returns (see compactLevel0).
+	Level0 bool
 	// Progress, when set, is called once the buckets are planned (done 0)
 	// and after each bucket.
 	Progress func(done, total int, stats CompactStats)
@@ -108,34 +118,71 @@ func Compact(ctx context.Context, tbl *snapshot.Table, req CompactRequest) (*Com
 	if req.Branch != "" && req.Branch != tbl.BranchName() {
 		tbl = snapshot.OpenTable(tbl.Storage(), req.Branch)
 	}
-	out := &CompactOutcome{}
+	start := time.Now()
+	out, pk, err := compact(ctx, tbl, req)
+	observe(tbl, req, pk, out, err, time.Since(start))
+	return out, err
+}
+
+// observe reports a compaction that did something, failed or gave way
+// (internal/metrics: counters and a log line).
+func observe(tbl *snapshot.Table, req CompactRequest, pk bool, out *CompactOutcome, err error, d time.Duration) {
+	if err == nil && (out == nil || (out.Snapshot == nil && out.Conflict == nil)) {
+		return
+	}
+	r := metrics.CompactionRun{Table: metrics.TableLabel(tbl.Storage().URL()), Kind: "minor", Bucket: -1, Duration: d, Err: err}
+	switch {
+	case !pk:
+		r.Kind = "append"
+	case req.Full:
+		r.Kind = "full"
+	}
+	if out != nil {
+		r.InputFiles, r.OutputFiles = out.Stats.FilesBefore, out.Stats.FilesAfter
+		r.BytesIn, r.BytesOut = out.Stats.BytesRead, out.Stats.BytesWritten
+		if out.Snapshot != nil {
+			r.Snapshot = int64(out.Snapshot.ID)
+		}
+		if out.Conflict != nil {
+			r.Err = out.Conflict
+		}
+	}
+	metrics.ObserveCompaction(r)
+}
+
+func compact(ctx context.Context, tbl *snapshot.Table, req CompactRequest) (out *CompactOutcome, pk bool, err error) {
+	out = &CompactOutcome{}
 	base, err := tbl.Snapshots().Latest(ctx)
 	if errors.Is(err, snapshot.ErrSnapshotNotFound) {
-		return out, nil
+		return out, true, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, true, err
 	}
 	out.Base = base
 	sch, err := tbl.Schemas().Latest(ctx)
 	if err != nil {
-		return nil, err
+		return nil, true, err
 	}
+	pk = sch.IsPrimaryKeyTable()
 	c, err := newCompactContext(tbl, sch, req.Options, req.Now)
 	if err != nil {
-		return nil, err
+		return nil, pk, err
 	}
 	groups, err := c.scanBuckets(ctx, base, req)
 	if err != nil {
-		return nil, err
+		return nil, pk, err
+	}
+	if err := c.loadBaseIndex(ctx, base); err != nil {
+		return nil, pk, err
 	}
 	ch, err := c.compactBuckets(ctx, groups, req, &out.Stats)
 	if err != nil {
 		_ = c.abort(ctx)
-		return nil, err
+		return nil, pk, err
 	}
 	if len(ch.Entries) == 0 {
-		return out, nil
+		return out, pk, nil
 	}
 	var keyTypes []schema.DataType
 	if c.pk {
@@ -144,7 +191,7 @@ func Compact(ctx context.Context, tbl *snapshot.Table, req CompactRequest) (*Com
 	co, err := commitOptions(c.core, tbl.BranchName(), c.partTypes, keyTypes, c.now, !c.pk && c.core.Bucket <= 0)
 	if err != nil {
 		_ = c.abort(ctx)
-		return nil, err
+		return nil, pk, err
 	}
 	s, err := snapshot.NewCommitter(c.st, co).Commit(ctx, sch.ID, ch)
 	if err != nil {
@@ -152,12 +199,12 @@ func Compact(ctx context.Context, tbl *snapshot.Table, req CompactRequest) (*Com
 			_ = c.abort(ctx)
 			out.Conflict = err
 			out.Stats = CompactStats{BytesRead: out.Stats.BytesRead, RowsRead: out.Stats.RowsRead}
-			return out, nil
+			return out, pk, nil
 		}
-		return nil, fmt.Errorf("lsmwrite: commit compaction: %w", err)
+		return nil, pk, fmt.Errorf("lsmwrite: commit compaction: %w", err)
 	}
 	out.Snapshot = s
-	return out, nil
+	return out, pk, nil
 }
 
 // compactBuckets compacts every group and collects the commit.
@@ -179,7 +226,7 @@ func (c *compactContext) compactBuckets(ctx context.Context, groups []*BucketFil
 		if req.PickState != nil {
 			st = req.PickState(BucketRef{Partition: string(bf.Partition), Bucket: bf.Bucket})
 		}
-		res, err := c.compactBucket(ctx, b, req.Full, st)
+		res, err := c.compactBucket(ctx, b, req, st)
 		if err != nil {
 			return nil, err
 		}
@@ -208,11 +255,51 @@ func (c *compactContext) compactBuckets(ctx context.Context, groups []*BucketFil
 	return ch, nil
 }
 
-// compactBucket picks and runs the compaction of one bucket.
-func (c *compactContext) compactBucket(ctx context.Context, b *compactBucket, full bool, st *PickState) (CompactResult, error) {
+// compactBucket picks and runs the compaction of one bucket; with
+// req.Level0 it compacts the bucket's level-0 files up (compactLevel0),
+// with req.Stall only a bucket over num-sorted-run.stop-trigger.
+func (c *compactContext) compactBucket(ctx context.Context, b *compactBucket, req CompactRequest, st *PickState) (CompactResult, error) {
+	full, level0 := req.Full, req.Level0
 	if !c.pk {
+		if req.Stall {
+			return CompactResult{}, nil // append writers never wait (BucketedAppendCompactManager)
+		}
 		return c.compactAppend(ctx, b, full)
 	}
+	if req.Stall {
+		levels, err := b.levels(ctx)
+		if err != nil {
+			return CompactResult{}, err
+		}
+		if !ShouldStallWrites(levels.NumberOfSortedRuns(), c.picker) {
+			return CompactResult{}, nil
+		}
+	}
+	if err := c.restoreDeletionVectors(ctx, b); err != nil {
+		return CompactResult{}, err
+	}
+	var res CompactResult
+	var err error
+	if level0 {
+		res, err = c.compactLevel0(ctx, b, st)
+	} else {
+		res, err = c.pickAndRun(ctx, b, full, st)
+	}
+	if err != nil {
+		return CompactResult{}, err
+	}
+	if b.dvm != nil {
+		changes, err := b.dvm.writeIndex(ctx, c.idx)
+		if err != nil {
+			return CompactResult{}, err
+		}
+		res.IndexChanges = append(res.IndexChanges, changes...)
+	}
+	return res, nil
+}
+
+// pickAndRun picks one unit of the bucket (full or universal) and runs it.
+func (c *compactContext) pickAndRun(ctx context.Context, b *compactBucket, full bool, st *PickState) (CompactResult, error) {
 	levels, err := b.levels(ctx)
 	if err != nil {
 		return CompactResult{}, err
@@ -236,8 +323,19 @@ func (c *compactContext) compactBucket(ctx context.Context, b *compactBucket, fu
 	if !ok {
 		return CompactResult{}, nil
 	}
-	dropDelete := DropDelete(unit, levels.NonEmptyHighestLevel(), false)
-	return b.compactUnit(ctx, c.newRewriter(b), unit, dropDelete)
+	return c.runUnit(ctx, b, levels, unit)
+}
+
+// runUnit rewrites a picked unit of bucket b (whose files are levels) with
+// the table's rewriter (Java MergeTreeCompactManager.submitCompaction).
+func (c *compactContext) runUnit(ctx context.Context, b *compactBucket, levels *Levels, unit CompactUnit) (CompactResult, error) {
+	dropDelete := DropDelete(unit, levels.NonEmptyHighestLevel(), c.lookup.DeletionVector)
+	rw, closeRW := c.newRewriter(b, levels)
+	res, err := b.compactUnit(ctx, rw, unit, dropDelete)
+	if cerr := closeRW(); err == nil && cerr != nil {
+		err = cerr
+	}
+	return res, err
 }
 
 // scanBuckets lists the live files of base by (partition, bucket), keeping

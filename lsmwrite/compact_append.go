@@ -144,6 +144,12 @@ func (c *compactContext) compactAppend(ctx context.Context, b *compactBucket, fu
 		tasks = PickUnawareAppend(b.bf.Files, target, c.core.CompactionFileSize(false), c.openFileCost, c.minFileNum, full)
 	}
 	var out CompactResult
+	if len(tasks) == 0 {
+		return out, nil
+	}
+	if err := c.restoreAppendDeletionVectors(ctx, b); err != nil {
+		return CompactResult{}, err
+	}
 	for _, files := range tasks {
 		res, err := b.rewriteAppend(ctx, files)
 		if err != nil {
@@ -151,7 +157,49 @@ func (c *compactContext) compactAppend(ctx context.Context, b *compactBucket, fu
 		}
 		out.merge(res)
 	}
+	// The rewritten files' deletion vectors go (Java AppendCompactTask,
+	// BucketedAppendCompactManager with deletion vectors).
+	switch {
+	case b.dvm != nil:
+		for i := range out.Before {
+			b.dvm.removeDeletionVectorOf(out.Before[i].FileName)
+		}
+		changes, err := b.dvm.writeIndex(ctx, c.idx)
+		if err != nil {
+			return CompactResult{}, err
+		}
+		out.IndexChanges = append(out.IndexChanges, changes...)
+	case b.appendDV != nil:
+		for i := range out.Before {
+			b.appendDV.notifyRemovedDeletionVector(out.Before[i].FileName)
+		}
+		changes, err := b.appendDV.persist(ctx, c.idx)
+		if err != nil {
+			return CompactResult{}, err
+		}
+		out.IndexChanges = append(out.IndexChanges, changes...)
+	}
 	return out, nil
+}
+
+// restoreAppendDeletionVectors loads the deletion vectors of an append
+// table's bucket (bucketed) or partition (bucket-unaware).
+func (c *compactContext) restoreAppendDeletionVectors(ctx context.Context, b *compactBucket) error {
+	if !c.core.DeletionVectorsEnabled {
+		return nil
+	}
+	if c.core.Bucket > 0 {
+		return c.restoreDeletionVectors(ctx, b)
+	}
+	var mine []manifest.IndexManifestEntry
+	for _, e := range c.baseIndex {
+		if e.Kind == manifest.FileKindAdd && e.IndexFile.IndexType == manifest.IndexTypeDeletionVectors &&
+			string(e.Partition) == string(b.bf.Partition) {
+			mine = append(mine, e)
+		}
+	}
+	b.appendDV = newAppendDvMaintainer(b.bf.Partition, b.path, mine)
+	return nil
 }
 
 // rewriteAppend reads files in order and writes their rows into new level-0
@@ -170,7 +218,11 @@ func (b *compactBucket) rewriteAppend(ctx context.Context, files []manifest.Data
 			}
 			b.stats.BytesRead += f.FileSize
 			b.stats.RowsRead += f.RowCount
-			rr, err := b.c.reader.OpenRows(ctx, b.file(f), nil, nil)
+			vec, err := b.appendDeletionVector(ctx, f.FileName)
+			if err != nil {
+				return err
+			}
+			rr, err := b.c.reader.OpenRows(ctx, b.file(f), vec, nil)
 			if err != nil {
 				return err
 			}

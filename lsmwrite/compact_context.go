@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/lakesql/lakesql/internal/binaryrow"
+	"github.com/lakesql/lakesql/internal/dv"
 	"github.com/lakesql/lakesql/internal/kv"
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/internal/sortedrun"
@@ -31,9 +32,21 @@ type compactContext struct {
 	pk   bool
 	now  func() time.Time
 
-	spec    *fileSpec
-	created []string
-	reader  *sortedrun.Reader
+	spec      *fileSpec
+	created   []string
+	reader    *sortedrun.Reader
+	keyReader *sortedrun.Reader // reads only the trimmed primary key (lookups)
+
+	// lookup is what the table's compaction looks up (Java LookupStrategy);
+	// idx reads and writes its deletion-vector index files.
+	lookup LookupStrategy
+	idx    *indexFiles
+	// baseIndex is the index manifest of the compacted snapshot (tables
+	// with deletion vectors).
+	baseIndex []manifest.IndexManifestEntry
+	bitmap64  bool
+	// rowDedup compares values for changelog-producer.row-deduplicate.
+	rowDedup func(a, b []any) bool
 
 	// primary-key tables
 	mff      *kv.MergeFunctionFactory
@@ -108,7 +121,24 @@ func newCompactContext(tbl *snapshot.Table, sch *schema.TableSchema, options map
 		c.keyCmp = kv.NewKeyComparator(c.keyTypes)
 		c.keyTypesByID[int64(sch.ID)] = c.keyTypes
 	}
-	c.reader = sortedrun.NewReader(sortedrun.Source{Store: c.st, Schemas: tbl.Schemas()}, sch.Fields, nil, keyIdx, time.UTC)
+	src := sortedrun.Source{Store: c.st, Schemas: tbl.Schemas()}
+	c.reader = sortedrun.NewReader(src, sch.Fields, nil, keyIdx, time.UTC)
+	if c.pk {
+		need := make([]bool, len(sch.Fields))
+		for _, i := range keyIdx {
+			need[i] = true
+		}
+		c.keyReader = sortedrun.NewReader(src, sch.Fields, need, keyIdx, time.UTC)
+		if c.lookup, err = LookupStrategyOf(core, sch.Options); err != nil {
+			return nil, err
+		}
+		if c.rowDedup, err = rowDeduplicate(sch); err != nil {
+			return nil, err
+		}
+	}
+	c.bitmap64 = core.DeletionVectorsBitmap64
+	c.idx = &indexFiles{st: c.st, inDataDir: core.IndexFileInDataFileDir, names: dv.NewIndexFileNamer(), created: &c.created,
+		targetSize: core.DeletionVectorIndexFileTargetSize}
 	if c.numLevels, err = sch.Options.NumLevels(); err != nil {
 		return nil, err
 	}
@@ -127,30 +157,11 @@ func newCompactContext(tbl *snapshot.Table, sch *schema.TableSchema, options map
 	return c, nil
 }
 
-// CheckCompactable reports the table features lakesql cannot compact (each
-// an error naming the option, wrapping ErrUnsupported): everything
-// CheckWritable refuses except full-compaction.delta-commits, which is a
-// compaction schedule.
-func CheckCompactable(sch *schema.TableSchema) error {
-	err := CheckWritable(sch)
-	if err == nil {
-		return nil
-	}
-	var keep []error
-	for _, e := range unjoin(err) {
-		if !strings.Contains(e.Error(), schema.OptFullCompactionDeltaCommits) {
-			keep = append(keep, e)
-		}
-	}
-	return errors.Join(keep...)
-}
-
-func unjoin(err error) []error {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		return j.Unwrap()
-	}
-	return []error{err}
-}
+// CheckCompactable reports the table features lakesql cannot compact,
+// each an error naming the option (wrapping ErrUnsupported): today exactly
+// those CheckWritable refuses (deletion vectors, first-row, the lookup and
+// full-compaction changelog producers need a rewriter that maintains them).
+func CheckCompactable(sch *schema.TableSchema) error { return CheckWritable(sch) }
 
 // abort deletes every file the compaction wrote (best effort).
 func (c *compactContext) abort(ctx context.Context) error {
@@ -199,6 +210,30 @@ type compactBucket struct {
 	stats   *CompactStats
 	keys    map[string][2][]any // decoded min/max key by file name
 	partial []any               // decoded partition values
+	// dvm holds the bucket's deletion vectors (tables with deletion
+	// vectors; nil otherwise): inputs are read with them applied.
+	dvm *bucketDvMaintainer
+	// appendDV holds the deletion vectors of the partition of a
+	// bucket-unaware append table with deletion vectors.
+	appendDV *appendDvMaintainer
+}
+
+// appendDeletionVector is the deletion vector of a data file of an append
+// table's bucket, or nil.
+func (b *compactBucket) appendDeletionVector(ctx context.Context, file string) (dv.DeletionVector, error) {
+	if b.appendDV != nil {
+		return b.appendDV.deletionVectorOf(ctx, b.c.idx, file)
+	}
+	return b.deletionVector(file), nil
+}
+
+// deletionVector is the deletion vector of a data file of the bucket, or
+// nil.
+func (b *compactBucket) deletionVector(file string) dv.DeletionVector {
+	if b.dvm == nil {
+		return nil
+	}
+	return b.dvm.deletionVectorOf(file)
 }
 
 func (c *compactContext) newBucket(bf *BucketFiles, stats *CompactStats) (*compactBucket, error) {
@@ -240,7 +275,11 @@ func (b *compactBucket) openKeyValues(ctx context.Context, f *manifest.DataFileM
 	}
 	b.stats.BytesRead += f.FileSize
 	b.stats.RowsRead += f.RowCount
-	return b.c.reader.OpenKeyValues(ctx, b.file(f))
+	r, err := b.c.reader.OpenKeyValuesDV(ctx, b.file(f), b.deletionVector(f.FileName))
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // bounds returns a file's decoded min and max key.
@@ -313,10 +352,20 @@ func (b *compactBucket) partition(ctx context.Context, files []manifest.DataFile
 	return out, nil
 }
 
-// newRewriter chooses the rewriter of the table (Java
-// KeyValueFileStoreWrite.createRewriter): the merge-tree rewriter for every
-// table lakesql compacts today. Deletion-vector maintenance and the lookup
-// and full-compaction changelog producers slot in here.
-func (c *compactContext) newRewriter(b *compactBucket) CompactRewriter {
-	return &mergeTreeRewriter{c: c, b: b}
+// newRewriter chooses the rewriter of one unit of bucket b whose levels
+// are levels (Java KeyValueFileStoreWrite.createRewriter, in its order):
+// the full-compaction changelog rewriter for changelog-producer =
+// full-compaction, the lookup rewriter for tables that need lookup
+// (deletion vectors, first-row, changelog-producer=lookup, force-lookup),
+// else the merge-tree rewriter. close releases what the rewriter holds.
+func (c *compactContext) newRewriter(b *compactBucket, levels *Levels) (rw CompactRewriter, close func() error) {
+	mt := &mergeTreeRewriter{c: c, b: b}
+	if c.core.ChangelogProducer == schema.ChangelogProducerFullCompaction {
+		return &fullChangelogRewriter{mergeTreeRewriter: mt, maxLevel: c.numLevels - 1}, func() error { return nil }
+	}
+	if c.lookup.NeedLookup {
+		r := c.newLookupRewriter(b, levels)
+		return r, r.close
+	}
+	return mt, func() error { return nil }
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lakesql/lakesql/internal/binaryrow"
 	"github.com/lakesql/lakesql/internal/kv"
+	"github.com/lakesql/lakesql/internal/metrics"
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/internal/sortedrun"
 	"github.com/lakesql/lakesql/internal/storage"
@@ -20,6 +21,35 @@ import (
 	"github.com/lakesql/lakesql/snapshot"
 	"github.com/lakesql/lakesql/snapshot/manifest"
 )
+
+// compactionRuns records what Compact reported to internal/metrics.
+type compactionRuns struct{ runs []metrics.CompactionRun }
+
+func (c *compactionRuns) CompactionDone(r metrics.CompactionRun) { c.runs = append(c.runs, r) }
+
+// check: a compaction that committed, conflicted or failed is reported
+// once, with the outcome's figures; one that found nothing is not.
+func (c *compactionRuns) check(t *testing.T, out *lsmwrite.CompactOutcome, err error) {
+	t.Helper()
+	did := err != nil || out != nil && (out.Snapshot != nil || out.Conflict != nil)
+	if !did {
+		if len(c.runs) != 0 {
+			t.Errorf("a compaction with nothing to do was reported: %+v", c.runs)
+		}
+		return
+	}
+	if len(c.runs) != 1 {
+		t.Fatalf("%d compaction reports, want 1", len(c.runs))
+	}
+	r := c.runs[0]
+	if (r.Err != nil) != (err != nil || out.Conflict != nil) {
+		t.Errorf("reported error %v for outcome %v / %v", r.Err, out, err)
+	}
+	if err == nil && out.Snapshot != nil && (r.Snapshot != int64(out.Snapshot.ID) || r.BytesIn != out.Stats.BytesRead ||
+		r.BytesOut != out.Stats.BytesWritten || r.InputFiles != out.Stats.FilesBefore || r.OutputFiles != out.Stats.FilesAfter) {
+		t.Errorf("reported %+v for stats %+v snapshot %d", r, out.Stats, out.Snapshot.ID)
+	}
+}
 
 // rewriteEnv is the state of one testdata/compaction_rewrite script.
 type rewriteEnv struct {
@@ -275,7 +305,21 @@ func (e *rewriteEnv) compact(ctx context.Context, t *testing.T, d *datadriven.Te
 		}
 		req.Options[a.Key] = strings.Join(a.Vals, ",")
 	}
+	runs := &compactionRuns{}
+	remove := metrics.AddCompactionObserver(runs)
+	before := map[string]uint64{}
+	for _, k := range []string{"full", "minor", "append"} {
+		before[k] = metrics.CompactionsTotal.With(k).Load()
+	}
 	out, err := lsmwrite.Compact(ctx, e.tbl, req)
+	remove()
+	runs.check(t, out, err)
+	if err == nil && out.Snapshot != nil && len(runs.runs) == 1 {
+		kind := runs.runs[0].Kind
+		if n := metrics.CompactionsTotal.With(kind).Load() - before[kind]; n != 1 {
+			t.Errorf("lakesql_compactions_total{kind=%q} moved by %d for one committed compaction", kind, n)
+		}
+	}
 	if err != nil {
 		return "error: " + err.Error()
 	}
@@ -301,6 +345,17 @@ func (e *rewriteEnv) compact(ctx context.Context, t *testing.T, d *datadriven.Te
 		}
 		fmt.Fprintf(&b, "%s:\n%s", e.short(added[i].FileName), e.records(ctx, t, &added[i]))
 	}
+	if out.Snapshot.ChangelogManifestList != nil {
+		// The changelog files of the commit (changelog-producer =
+		// full-compaction or lookup), with their records.
+		for _, en := range listEntries(ctx, t, e.st, *out.Snapshot.ChangelogManifestList) {
+			if !strings.HasPrefix(en.File.FileName, "changelog-") {
+				t.Errorf("changelog file %s is not named changelog-*", en.File.FileName)
+			}
+			fmt.Fprintf(&b, "CHANGELOG %v %s\n%s", en.Kind, e.describe(t, &en.File), e.records(ctx, t, &en.File))
+		}
+		fmt.Fprintf(&b, "changelog records: %d\n", *out.Snapshot.ChangelogRecordCount)
+	}
 	fmt.Fprintf(&b, "stats: buckets=%d before=%d after=%d upgraded=%d rows-read=%d rows-written=%d\n",
 		out.Stats.Buckets, out.Stats.FilesBefore, out.Stats.FilesAfter, out.Stats.Upgraded, out.Stats.RowsRead, out.Stats.RowsWritten)
 	return b.String()
@@ -308,7 +363,12 @@ func (e *rewriteEnv) compact(ctx context.Context, t *testing.T, d *datadriven.Te
 
 // deltaEntries reads the entries a snapshot's delta manifests hold.
 func deltaEntries(ctx context.Context, t *testing.T, st storage.Storage, s *snapshot.Snapshot) []manifest.ManifestEntry {
-	metas, err := snapshot.CachedManifestList(ctx, st, s.DeltaManifestList)
+	return listEntries(ctx, t, st, s.DeltaManifestList)
+}
+
+// listEntries reads the entries of the manifests of a manifest list.
+func listEntries(ctx context.Context, t *testing.T, st storage.Storage, list string) []manifest.ManifestEntry {
+	metas, err := snapshot.CachedManifestList(ctx, st, list)
 	if err != nil {
 		t.Fatal(err)
 	}

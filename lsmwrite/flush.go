@@ -2,7 +2,6 @@ package lsmwrite
 
 import (
 	"context"
-	"slices"
 )
 
 // Flush writes every buffered record of a primary-key table to level-0
@@ -21,12 +20,7 @@ func (w *TableWrite) Flush(ctx context.Context) error {
 		return nil
 	}
 	for _, p := range w.partOrder {
-		bks := make([]int32, 0, len(p.buckets))
-		for b := range p.buckets {
-			bks = append(bks, b)
-		}
-		slices.Sort(bks)
-		for _, b := range bks {
+		for _, b := range p.sortedBuckets() {
 			if err := w.flush(ctx, p.buckets[b]); err != nil {
 				return err
 			}

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lakesql/lakesql/snapshot"
 	"github.com/lakesql/lakesql/snapshot/manifest"
 )
 
@@ -16,13 +17,9 @@ const (
 	postponeDir     = "bucket-postpone"
 )
 
-// BucketDir is the name of a bucket's folder: bucket-<n>, or bucket-postpone.
-func BucketDir(b manifest.Bucket) string {
-	if b == manifest.BucketPostpone {
-		return postponeDir
-	}
-	return bucketDirPrefix + strconv.Itoa(int(b))
-}
+// BucketDir is the name of a bucket's folder: bucket-<n>, or
+// bucket-postpone (snapshot.BucketDir).
+func BucketDir(b manifest.Bucket) string { return snapshot.BucketDir(b) }
 
 // ParseBucketDir parses a bucket folder name.
 func ParseBucketDir(s string) (manifest.Bucket, bool) {

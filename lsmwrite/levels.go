@@ -124,3 +124,7 @@ func (l *Levels) LevelSortedRuns() []LevelSortedRun {
 	}
 	return runs
 }
+
+// CountSortedRuns counts the sorted runs of one bucket's files (what
+// Levels.NumberOfSortedRuns counts, without building Levels).
+func CountSortedRuns(files []manifest.DataFileMeta) int { return manifest.SortedRuns(files) }

@@ -74,3 +74,22 @@ func (w *TableWrite) applyOverwrite(ch *snapshot.CommitChanges) {
 	}
 	ch.OverwritePartitions = parts
 }
+
+// replaces reports whether the commit replaces the partition row: then its
+// live files are deleted and, as in Java (ignorePreviousFiles), their
+// bucket count does not constrain the new files.
+func (w *TableWrite) replaces(row []byte) bool {
+	o := w.overwrite
+	switch {
+	case o == nil:
+		return false
+	case len(w.partFields) == 0 || o.dynamic || o.static == nil:
+		return true
+	}
+	for _, p := range o.static {
+		if bytes.Equal(p, row) {
+			return true
+		}
+	}
+	return false
+}

@@ -77,6 +77,15 @@ type TableWrite struct {
 	ignoreDelete       bool
 	ignoreUpdateBefore bool
 
+	// lookup is what compaction of the table looks up; writeOnly is
+	// write-only (no compaction by the writer).
+	lookup    LookupStrategy
+	writeOnly bool
+	// dvAppend: an append table with deletion vectors (row-level deletes).
+	dvAppend bool
+	rowEnc   *rowEncoder
+	idx      *indexFiles
+
 	partitions map[string]*partitionState
 	partOrder  []*partitionState
 	bufBytes   int64
@@ -100,6 +109,19 @@ type partitionState struct {
 	baseTotal  map[int32]int32
 	index      *partitionIndex                       // dynamic bucket only
 	oldIndex   map[int32]manifest.IndexManifestEntry // dynamic bucket only
+	// baseFiles are the live files by bucket (append tables with deletion
+	// vectors: the files a delete looks for its rows in).
+	baseFiles map[int32][]manifest.DataFileMeta
+}
+
+// sortedBuckets lists the partition's buckets written to, ascending.
+func (p *partitionState) sortedBuckets() []int32 {
+	bks := make([]int32, 0, len(p.buckets))
+	for b := range p.buckets {
+		bks = append(bks, b)
+	}
+	slices.Sort(bks)
+	return bks
 }
 
 // bucketState is the writer of one (partition, bucket).
@@ -111,6 +133,7 @@ type bucketState struct {
 	bytes     int64
 	data      *rollingWriter
 	changelog *rollingWriter // changelog-producer=input
+	deletes   *appendDeletes // rows deleted (append tables with deletion vectors)
 }
 
 // NewTableWrite returns a writer of one transaction on the table rooted at
@@ -185,6 +208,10 @@ func NewTableWrite(ctx context.Context, st storage.Storage, sch *schema.TableSch
 			return nil, fmt.Errorf("lsmwrite: primary key: %w", err)
 		}
 	}
+	if w.writeOnly, err = sch.Options.WriteOnly(); err != nil {
+		return nil, err
+	}
+	w.dvAppend = !pk && core.DeletionVectorsEnabled
 	modes, err := parseStatsModes(sch)
 	if err != nil {
 		return nil, err
@@ -203,6 +230,9 @@ func NewTableWrite(ctx context.Context, st storage.Storage, sch *schema.TableSch
 		w.keyCmp = kv.NewKeyComparator(keyTypes)
 		w.seqCmp = w.mff.SequenceComparator()
 		w.ignoreDelete = core.IgnoreDelete
+		if w.lookup, err = LookupStrategyOf(core, sch.Options); err != nil {
+			return nil, err
+		}
 		if w.ignoreUpdateBefore, err = boolOption(sch.Options, optIgnoreUpdateBefore); err != nil {
 			return nil, err
 		}
@@ -249,11 +279,15 @@ func (w *TableWrite) Write(ctx context.Context, kind kv.RowKind, row []any) erro
 		}
 	}
 	if !w.spec.pk {
-		if kind != kv.Insert {
+		if kind != kv.Insert && !w.dvAppend {
 			return fmt.Errorf("%w: append table %s accepts only inserts, got %v", ErrInvalidRow, "rows", kind)
 		}
 	} else if !kind.IsAdd() && (w.ignoreDelete || (kind == kv.UpdateBefore && w.ignoreUpdateBefore)) {
 		return nil // TableWriteImpl's RowKindFilter
+	} else if !kind.IsAdd() {
+		if err := w.checkRetract(kind, row); err != nil {
+			return err
+		}
 	}
 	p, err := w.partition(ctx, row)
 	if err != nil {
@@ -266,6 +300,9 @@ func (w *TableWrite) Write(ctx context.Context, kind kv.RowKind, row []any) erro
 	bs, err := w.bucketState(p, b)
 	if err != nil {
 		return err
+	}
+	if !w.spec.pk && !kind.IsAdd() {
+		return w.deleteAppendRow(bs, row)
 	}
 	seq := bs.nextSeq
 	bs.nextSeq++
@@ -286,6 +323,22 @@ func (w *TableWrite) Write(ctx context.Context, kind kv.RowKind, row []any) erro
 	metrics.WriteBufferBytes.Add(sz)
 	if w.bufBytes > w.core.WriteBufferSize {
 		return w.flushLargest(ctx)
+	}
+	return nil
+}
+
+// checkRetract refuses a retract record the table's merge engine cannot
+// take (partial-update without remove-record-on-delete or sequence groups,
+// first-row without ignore-delete, aggregate functions without retraction):
+// Java writes it and fails when the key is next merged, by a read or a
+// compaction, which would leave the key (and, for tables compacted on
+// write, the whole bucket) failing until the table is rewritten. lakesql
+// fails the write instead, with the merge engine's message.
+func (w *TableWrite) checkRetract(kind kv.RowKind, row []any) error {
+	mf := w.mff.New()
+	mf.Reset()
+	if err := mf.Add(kv.KeyValue{Kind: kind, Value: row, Level: -1}); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidRow, err)
 	}
 	return nil
 }
@@ -353,8 +406,14 @@ func (w *TableWrite) restore(ctx context.Context, p *partitionState) error {
 	if err != nil {
 		return fmt.Errorf("lsmwrite: restore partition %q: %w", p.path, err)
 	}
+	if w.dvAppend {
+		p.baseFiles = map[int32][]manifest.DataFileMeta{}
+	}
 	for _, e := range live {
 		b := int32(e.Bucket)
+		if p.baseFiles != nil {
+			p.baseFiles[b] = append(p.baseFiles[b], e.File)
+		}
 		if cur, ok := p.baseMaxSeq[b]; !ok || e.File.MaxSequenceNumber > cur {
 			p.baseMaxSeq[b] = e.File.MaxSequenceNumber
 		}
@@ -444,12 +503,12 @@ func (w *TableWrite) bucketState(p *partitionState, b int32) (*bucketState, erro
 		return bs, nil
 	}
 	total := w.totalBuckets()
-	if t, ok := p.baseTotal[b]; ok && t != total {
+	if t, ok := p.baseTotal[b]; ok && t != total && !w.replaces(p.row) {
 		where := "table"
 		if p.path != "" {
 			where = "partition " + p.path
 		}
-		return nil, fmt.Errorf("%w: %s bucket %d was written with %d buckets, the table now has bucket=%d; rescale it with INSERT OVERWRITE first",
+		return nil, fmt.Errorf("%w: %s bucket %d was written with %d buckets, the table now has bucket=%d; rescale it first (CALL sys.rescale, or INSERT OVERWRITE of the partition)",
 			ErrBucketCount, where, b, t, w.core.Bucket)
 	}
 	bs := &bucketState{bucket: b, total: total}
@@ -553,12 +612,7 @@ func (w *TableWrite) Prepare(ctx context.Context) (*snapshot.CommitChanges, erro
 		CommitIdentifier: snapshot.BatchCommitIdentifier,
 	}
 	for _, p := range w.partOrder {
-		bks := make([]int32, 0, len(p.buckets))
-		for b := range p.buckets {
-			bks = append(bks, b)
-		}
-		slices.Sort(bks)
-		for _, b := range bks {
+		for _, b := range p.sortedBuckets() {
 			bs := p.buckets[b]
 			if w.spec.pk {
 				if err := w.flush(ctx, bs); err != nil {
@@ -579,6 +633,13 @@ func (w *TableWrite) Prepare(ctx context.Context) (*snapshot.CommitChanges, erro
 					})
 				}
 			}
+		}
+		if w.dvAppend {
+			changes, err := w.resolveAppendDeletes(ctx, p)
+			if err != nil {
+				return nil, err
+			}
+			ch.IndexChanges = append(ch.IndexChanges, changes...)
 		}
 		if p.index != nil {
 			changes, err := w.writeHashIndex(ctx, p)
@@ -659,6 +720,15 @@ func (w *TableWrite) Abort(ctx context.Context) error {
 // snapshot.ErrConflict, and the files written are deleted then. Empty
 // changes create no snapshot and return the latest one.
 func (w *TableWrite) Commit(ctx context.Context) (*snapshot.Snapshot, error) {
+	return w.CommitIf(ctx, nil)
+}
+
+// CommitIf is Commit with a check run before every commit attempt on the
+// snapshot the attempt builds on (nil: the table is empty); an error from
+// check aborts the commit and deletes the files written. sys.rescale uses
+// it to give up when rows were committed since it read the partition
+// (Java: commit.strict-mode.last-safe-snapshot).
+func (w *TableWrite) CommitIf(ctx context.Context, check func(ctx context.Context, latest *snapshot.Snapshot) error) (*snapshot.Snapshot, error) {
 	ch, err := w.Prepare(ctx)
 	if err != nil {
 		_ = w.Abort(ctx)
@@ -674,12 +744,38 @@ func (w *TableWrite) Commit(ctx context.Context) (*snapshot.Snapshot, error) {
 		_ = w.Abort(ctx)
 		return nil, err
 	}
-	s, err := snapshot.NewCommitter(w.st, co).Commit(ctx, w.sch.ID, ch)
+	var s *snapshot.Snapshot
+	if check == nil {
+		s, err = snapshot.NewCommitter(w.st, co).Commit(ctx, w.sch.ID, ch)
+	} else {
+		s, err = snapshot.NewCommitter(w.st, co).CommitEach(ctx, w.sch.ID, func(ctx context.Context, latest *snapshot.Snapshot) (*snapshot.CommitChanges, error) {
+			if err := check(ctx, latest); err != nil {
+				return nil, err
+			}
+			return ch, nil
+		})
+	}
 	if err != nil {
 		if errors.Is(err, snapshot.ErrConflict) {
 			_ = w.Abort(ctx)
 		}
 		return nil, err
 	}
+	if s != nil && w.needsLevel0Compaction() {
+		return w.compactLevel0After(ctx, s, w.Buckets())
+	}
 	return s, nil
+}
+
+// Buckets lists the (partition, bucket) pairs the write has written to, in
+// partition then bucket order: after a commit, the buckets automatic
+// compaction looks at.
+func (w *TableWrite) Buckets() []BucketRef {
+	var out []BucketRef
+	for _, p := range w.partOrder {
+		for _, b := range p.sortedBuckets() {
+			out = append(out, BucketRef{Partition: string(p.row), Bucket: manifest.Bucket(b)})
+		}
+	}
+	return out
 }

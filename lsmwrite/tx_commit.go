@@ -36,6 +36,9 @@ type TxCommit struct {
 	ReadKey  func(key []byte) bool
 	// Options are the writer's (CommitUser, Branch, Now).
 	Options Options
+	// Compactor, when set, runs the automatic compaction of the buckets
+	// the commit wrote (AutoCompactor.AfterCommit) once it is published.
+	Compactor *AutoCompactor
 }
 
 // TxOverwrite are the arguments of TableWrite.SetOverwrite.
@@ -58,7 +61,8 @@ type TxOverwrite struct {
 // of the key, or any record after such a retraction) go to separate
 // level-0 files: the write buffer's merge would otherwise fold them
 // without the committed row (a retracted aggregate, a partial update's
-// NULL); the read merges the files in order.
+// NULL); the read merges the files in order. Deduplicate tables without
+// sequence.field need no such split (foldsRetractions).
 func CommitTransaction(ctx context.Context, st storage.Storage, tx TxCommit) (*snapshot.Snapshot, error) {
 	if tx.Options.CommitUser == "" {
 		tx.Options.CommitUser = uuid.NewString()
@@ -87,6 +91,10 @@ func CommitTransaction(ctx context.Context, st storage.Storage, tx TxCommit) (*s
 			if err != nil {
 				return nil, err
 			}
+			// Deletes from an append table name row positions in the
+			// files of the snapshot written on, which a compaction
+			// rewrites: they are looked up again on any newer snapshot.
+			ok = ok && (!w.deletesRows() || sameSnapshot(written, latest))
 			if ok {
 				return changes, nil
 			}
@@ -136,6 +144,19 @@ func CommitTransaction(ctx context.Context, st storage.Storage, tx TxCommit) (*s
 		}
 		return nil, err
 	}
+	// After the commit: the level-0 files of tables that need lookup are
+	// compacted up before the statement returns (their reads skip level
+	// 0), then automatic compaction looks at the buckets written. The
+	// commit stands whatever they do (their failures are logged).
+	buckets := w.Buckets()
+	if s != nil && w.needsLevel0Compaction() {
+		if s2, err := w.compactLevel0After(ctx, s, buckets); err == nil {
+			s = s2
+		}
+	}
+	if tx.Compactor != nil && s != nil {
+		_ = tx.Compactor.AfterCommit(ctx, handle, tx.Schema, buckets)
+	}
 	return s, nil
 }
 
@@ -154,7 +175,7 @@ func writeRecords(ctx context.Context, st storage.Storage, tx TxCommit, base *sn
 			return fail(err)
 		}
 	}
-	if len(tx.Schema.PrimaryKeys) > 0 {
+	if len(tx.Schema.PrimaryKeys) > 0 && !foldsRetractions(tx.Schema) {
 		idx := kv.KeyIndexes(tx.Schema)
 		seen := map[string]bool{}
 		retracted := map[string]bool{}
@@ -222,4 +243,18 @@ func stillApplies(ctx context.Context, h *snapshot.Table, base, latest *snapshot
 		}
 	}
 	return true, nil
+}
+
+// foldsRetractions reports whether the table's merge function may meet a
+// retraction and a later record of the same key in one write buffer: a
+// deduplicate table without sequence.field keeps the last record whatever
+// came before, so the -U/+U and -D/+I pairs of one transaction share a
+// level-0 file (and, with changelog-producer=input, one changelog file, in
+// order, as Flink writes them).
+func foldsRetractions(sch *schema.TableSchema) bool {
+	core, err := sch.Options.Core()
+	if err != nil {
+		return false
+	}
+	return core.MergeEngine == schema.MergeEngineDeduplicate && len(core.SequenceField) == 0
 }

@@ -1,6 +1,9 @@
 package procedures
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Sentinel errors of the package; sqlengine maps each to a MySQL error code
 // (sqlengine/call_handler.go).
@@ -28,3 +31,11 @@ var (
 // ErrNoDatabase: a table argument without a database while the session
 // has none selected (MySQL 1046).
 var ErrNoDatabase = errors.New("procedures: no database selected")
+
+func invalidCall(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrInvalidCall}, args...)...)
+}
+
+func notSupported(what string) error {
+	return fmt.Errorf("%w: %s is not supported", ErrNotSupported, what)
+}

@@ -4,9 +4,11 @@ package procedures
 // procedure in this package).
 func Default() *Registry {
 	return NewRegistry(
+		Compact,
 		CreateTag, DeleteTag, RenameTag,
-		ExpireSnapshots, RemoveOrphanFiles,
+		ExpireSnapshots, ExpirePartitions, RemoveOrphanFiles,
 		RollbackTo, Rollback,
 		CreateBranch, DeleteBranch, FastForward,
+		Rescale,
 	)
 }

@@ -1,12 +1,14 @@
 package provider
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/lakesql/lakesql/lsmread"
 	"github.com/lakesql/lakesql/snapshot"
@@ -45,11 +47,23 @@ func (d *Database) GetTableInsensitive(ctx *sql.Context, name string) (sql.Table
 // GetTableInsensitiveAsOf implements sql.VersionedDatabase. GMS hands the
 // AS OF value over as a string ("3", "tag-name") or a time.Time.
 func (d *Database) GetTableInsensitiveAsOf(ctx *sql.Context, name string, asOf any) (sql.Table, bool, error) {
+	if inc, ok, err := parseIncremental(asOf); ok {
+		if err != nil {
+			return nil, false, err
+		}
+		return d.incrementalTable(ctx, name, inc)
+	}
 	tt, err := parseAsOf(asOf)
 	if err != nil {
 		return nil, false, err
 	}
-	return d.table(ctx, name, tt)
+	t, ok, err := d.table(ctx, name, tt)
+	if errors.Is(err, lsmread.ErrNotFound) {
+		// No such snapshot, tag or time: the AS OF value is a wrong
+		// argument (ER_WRONG_ARGUMENTS; MySQL has no time travel).
+		return nil, false, mysql.NewSQLError(mysql.ERWrongArguments, mysql.SSUnknownSQLState, "%s", err)
+	}
+	return t, ok, err
 }
 
 // parseAsOf turns an AS OF value into a time travel: digits are a snapshot
@@ -114,6 +128,13 @@ func (d *Database) table(ctx *sql.Context, name string, tt lsmread.TimeTravel) (
 		if err != nil {
 			return nil, false, mapError(err)
 		}
+		if isAuditTable(sub) {
+			t, err := newAuditTable(ctx, d, real+"$branch_"+branch, strings.ToLower(sub), bt, tt, nil)
+			if err != nil {
+				return nil, false, err
+			}
+			return t, true, nil
+		}
 		if sub != "" {
 			// `t$branch_b$files`: a system table of the branch.
 			st, err := newSystemTable(ctx, d, real, strings.ToLower(sub), bt, tt)
@@ -128,12 +149,50 @@ func (d *Database) table(ctx *sql.Context, name string, tt lsmread.TimeTravel) (
 		}
 		return t, true, nil
 	}
+	if isAuditTable(sysName) {
+		t, err := newAuditTable(ctx, d, real, sysName, lt, tt, nil)
+		if err != nil {
+			return nil, false, err
+		}
+		return t, true, nil
+	}
 	t, err := newSystemTable(ctx, d, real, sysName, lt, tt)
 	if err != nil {
 		return nil, false, err
 	}
 	if t == nil {
 		return nil, false, nil
+	}
+	return t, true, nil
+}
+
+func isAuditTable(sys string) bool {
+	sys = strings.ToLower(sys)
+	return sys == "audit_log" || sys == "binlog"
+}
+
+// incrementalTable resolves `t$audit_log` or `t$binlog` (also of a branch)
+// read over a snapshot range; other tables refuse a range (1235).
+func (d *Database) incrementalTable(ctx *sql.Context, name string, inc *lsmread.Incremental) (sql.Table, bool, error) {
+	base, sys, _ := strings.Cut(name, "$")
+	real, ok, err := d.p.cat.ResolveTable(ctx, d.name, base)
+	if err != nil || !ok {
+		return nil, false, catalogError(err)
+	}
+	lt := lsmread.OpenTable(d.p.cat.TableStorage(d.name, real), "")
+	if b, sub, ok := strings.Cut(sys, "$"); ok && strings.HasPrefix(strings.ToLower(b), "branch_") {
+		bt, err := lt.Branch(ctx, b[len("branch_"):])
+		if err != nil {
+			return nil, false, mapError(err)
+		}
+		lt, real, sys = bt, real+"$"+b, sub
+	}
+	if !isAuditTable(sys) {
+		return nil, false, notSupported(fmt.Sprintf("lakesql: FOR VERSION/TIMESTAMP BETWEEN on %s: a snapshot range applies to $audit_log and $binlog only", name))
+	}
+	t, err := newAuditTable(ctx, d, real, strings.ToLower(sys), lt, lsmread.TimeTravel{}, inc)
+	if err != nil {
+		return nil, false, err
 	}
 	return t, true, nil
 }

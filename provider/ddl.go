@@ -70,9 +70,9 @@ func (p *Provider) DropPaimonDatabase(ctx context.Context, name string, ifExists
 func (d *Database) CreateTable(ctx *sql.Context, name string, sch sql.PrimaryKeySchema, collation sql.CollationID, comment string) error {
 	ts, err := TableSchemaFromSQL(sch, comment)
 	if err != nil {
-		return err
+		return mapError(err) // GMS passes a *mysql.SQLError on: 1235 for a missing feature
 	}
-	return d.p.CreatePaimonTable(ctx, d.name, name, d.p.WithTableDefaults(ts), false)
+	return mapError(d.p.CreatePaimonTable(ctx, d.name, name, d.p.WithTableDefaults(ts), false))
 }
 
 // DropTable implements sql.TableDropper: it deletes the table folder.

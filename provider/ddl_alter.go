@@ -50,10 +50,10 @@ func (p *Provider) AlterPaimonTable(ctx context.Context, db, name string, change
 func (t *Table) AddColumn(ctx *sql.Context, column *sql.Column, order *sql.ColumnOrder) error {
 	c, err := columnChange(AddColumn, column)
 	if err != nil {
-		return err
+		return mapError(err)
 	}
 	if column.Default != nil && !isNullDefault(column.Default) {
-		return ddlErr(ErrUnsupportedDDL, "ADD COLUMN %s: DEFAULT values are not supported", column.Name)
+		return mapError(ddlErr(ErrUnsupportedDDL, "ADD COLUMN %s: DEFAULT values are not supported", column.Name))
 	}
 	setOrder(&c, order)
 	return t.alter(ctx, []SchemaChange{c})
@@ -69,7 +69,7 @@ func (t *Table) DropColumn(ctx *sql.Context, columnName string) error {
 func (t *Table) ModifyColumn(ctx *sql.Context, columnName string, column *sql.Column, order *sql.ColumnOrder) error {
 	changes, err := ModifyColumnChanges(columnName, column, order)
 	if err != nil {
-		return err
+		return mapError(err)
 	}
 	return t.alter(ctx, changes)
 }
@@ -123,9 +123,11 @@ func setOrder(c *SchemaChange, order *sql.ColumnOrder) {
 	c.After = order.AfterColumn
 }
 
+// alter applies changes for GMS's ALTER TABLE, with the errors GMS passes
+// on mapped to their MySQL codes (1235 for a missing feature).
 func (t *Table) alter(ctx *sql.Context, changes []SchemaChange) error {
 	if t.name != t.base {
-		return ddlErr(ErrUnsupportedDDL, "cannot alter %s: only the table itself (not a branch, $ro or system table) can be altered", t.name)
+		return mapError(ddlErr(ErrUnsupportedDDL, "cannot alter %s: only the table itself (not a branch, $ro or system table) can be altered", t.name))
 	}
-	return t.db.p.AlterPaimonTable(ctx, t.db.name, t.base, changes)
+	return mapError(t.db.p.AlterPaimonTable(ctx, t.db.name, t.base, changes))
 }

@@ -3,9 +3,10 @@ package provider
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
 
 	"github.com/lakesql/lakesql/internal/kv"
 	"github.com/lakesql/lakesql/internal/schema"
@@ -20,10 +21,6 @@ var (
 	_ sql.RowReplacer      = (*editor)(nil)
 	_ sql.RowUpdater       = (*editor)(nil)
 )
-
-// Statements that need to know whether a key exists: everything else on a
-// primary-key table is a blind upsert through the merge engine, as in Paimon.
-var lookupInsert = regexp.MustCompile(`(?is)^\s*(/\*.*?\*/\s*)*INSERT\s+(IGNORE\b|.*\bON\s+DUPLICATE\s+KEY\s+UPDATE\b)`)
 
 type editMode uint8
 
@@ -44,29 +41,79 @@ type editor struct {
 	// counts the rows written, for "at row n".
 	unsigned []uint64
 	rows     int64
-	// aggregation: the table's merge engine folds every record, so an
-	// UPDATE retracts the old row first.
-	aggregation bool
-	keyIdx      []int
-	oldKey      []byte
-	newKey      []byte
+	// updateBefore: an UPDATE writes the old row as -U before the new
+	// row's +U (writesUpdateBefore).
+	updateBefore bool
+	// firstRow: a first-row table, whose rows an UPDATE cannot change.
+	firstRow bool
+	keyIdx   []int
+	oldKey   []byte
+	newKey   []byte
 }
 
 func (t *Table) newEditor(ctx *sql.Context, mode editMode) *editor {
 	e := &editor{t: t, mode: mode, unsigned: unsignedLimits(t.sch), keyIdx: kv.KeyIndexes(t.sch)}
-	if mode == modeUpdate {
-		e.aggregation = mergeEngine(t.sch) == schema.MergeEngineAggregation
+	if mode == modeUpdate || mode == modeInsert {
+		// Insert editors update too: ON DUPLICATE KEY UPDATE.
+		e.updateBefore = writesUpdateBefore(t.sch)
 	}
 	if t.tt != (lsmread.TimeTravel{}) || t.ro || len(t.name) != len(t.base) && !t.isBranch() {
 		e.err = fmt.Errorf("lakesql: %s is read-only (a past snapshot or a system view)", t.name)
 	}
-	if mode == modeInsert && len(t.sch.PrimaryKeys) > 0 && lookupInsert.MatchString(ctx.Query()) {
+	if mode == modeInsert && len(t.sch.PrimaryKeys) > 0 && t.lookupInsert {
 		e.lookup = true
 	}
-	if (mode == modeUpdate || mode == modeDelete) && len(t.sch.PrimaryKeys) == 0 {
-		e.err = fmt.Errorf("lakesql: UPDATE and DELETE on append table %s need deletion vectors, which lakesql does not write yet", t.name)
+	if (mode == modeUpdate || mode == modeDelete) && len(t.sch.PrimaryKeys) == 0 && !deletionVectors(t.sch) {
+		e.err = notSupported(fmt.Sprintf("lakesql: UPDATE and DELETE on append table %s need deletion vectors: create the table with 'deletion-vectors.enabled' = 'true'", t.name))
+	}
+	if mode == modeUpdate {
+		e.firstRow = mergeEngine(t.sch) == schema.MergeEngineFirstRow
 	}
 	return e
+}
+
+// markLookupInsert marks the destination of INSERT IGNORE and INSERT … ON
+// DUPLICATE KEY UPDATE (GMS's InsertInto says which it is): its editor
+// looks each key up, since only these statements need to know whether a
+// key exists; every other INSERT on a primary-key table is a blind upsert
+// through the merge engine, as in Paimon. REPLACE is an upsert too, and
+// LOAD DATA keeps the upsert of its rows whatever its IGNORE says.
+func markLookupInsert(n *plan.InsertInto) (*plan.InsertInto, bool, error) {
+	if n.IsReplace || !n.Ignore && len(n.OnDupExprs) == 0 {
+		return n, false, nil
+	}
+	load := false
+	transform.Inspect(n.Source, func(c sql.Node) bool {
+		_, ok := c.(*plan.LoadData)
+		load = load || ok
+		return !load
+	})
+	if load {
+		return n, false, nil
+	}
+	dst, same, err := transform.Node(n.Destination, func(c sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		rt, ok := c.(*plan.ResolvedTable)
+		if !ok {
+			return c, transform.SameTree, nil
+		}
+		t, ok := sql.GetUnderlyingTable(rt.Table).(*Table)
+		if !ok || t.lookupInsert {
+			return c, transform.SameTree, nil
+		}
+		mt := t.copy()
+		mt.lookupInsert = true
+		nt, err := rt.WithTable(mt)
+		if err != nil {
+			return nil, transform.SameTree, err
+		}
+		return nt, transform.NewTree, nil
+	})
+	if err != nil || same == transform.SameTree {
+		return n, false, err
+	}
+	out := *n
+	out.Destination = dst
+	return &out, true, nil
 }
 
 func (t *Table) isBranch() bool {
@@ -134,6 +181,9 @@ func (e *editor) add(ctx *sql.Context, kind kv.RowKind, row []any, readKey bool)
 	if err != nil {
 		return err
 	}
+	if err := chargeRow(ctx, row); err != nil { // observe.go
+		return err
+	}
 	tx.mu.Lock()
 	defer tx.mu.Unlock()
 	tt.pending.Add(kind, row, readKey)
@@ -174,6 +224,10 @@ func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
 	if e.err != nil {
 		return e.err
 	}
+	if e.firstRow {
+		// Spark's Paimon UPDATE and MERGE refuse first-row tables too.
+		return notSupported(fmt.Sprintf("lakesql: UPDATE of table %s: merge-engine = first-row keeps the first row of each key, which an update cannot change", e.t.name))
+	}
 	o, err := e.paimonRow(old)
 	if err != nil {
 		return err
@@ -187,20 +241,55 @@ func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
 	}
 	e.oldKey = kv.AppendKey(e.oldKey[:0], o, e.keyIdx)
 	e.newKey = kv.AppendKey(e.newKey[:0], n, e.keyIdx)
+	if len(e.t.sch.PrimaryKeys) == 0 {
+		// An append table (with deletion vectors): the old row's position
+		// is deleted and the new row appended.
+		if bytes.Equal(e.oldKey, e.newKey) {
+			return nil
+		}
+		if err := e.add(ctx, kv.Delete, o, true); err != nil {
+			return err
+		}
+		return e.add(ctx, kv.Insert, n, false)
+	}
 	if !bytes.Equal(e.oldKey, e.newKey) {
 		if err := e.add(ctx, kv.Delete, o, true); err != nil {
 			return err
 		}
 		return e.add(ctx, kv.Insert, n, true)
 	}
-	if e.aggregation {
-		// An aggregation table folds every record: retract the old row so
-		// the update replaces it.
+	if e.updateBefore {
 		if err := e.add(ctx, kv.UpdateBefore, o, true); err != nil {
 			return err
 		}
 	}
 	return e.add(ctx, kv.UpdateAfter, n, true)
+}
+
+// writesUpdateBefore reports whether an UPDATE writes the old row as -U
+// before the new row's +U:
+//   - on aggregation tables, which fold every record: the retraction makes
+//     the update replace the old row;
+//   - on deduplicate tables with changelog-producer=input (and no
+//     sequence.field), whose changelog files are the written records: Flink's
+//     input changelog carries -U then +U, and so does lakesql's, since the
+//     UPDATE read the old row. (With a sequence.field the -U would carry the
+//     old sequence value and could sort after the +U, deleting the row.)
+//
+// Other tables get +U only: deduplicate tables need nothing more, and a
+// partial-update table refuses retractions unless configured for them.
+func writesUpdateBefore(sch *schema.TableSchema) bool {
+	core, err := sch.Options.Core()
+	if err != nil {
+		return false
+	}
+	switch core.MergeEngine {
+	case schema.MergeEngineAggregation:
+		return true
+	case schema.MergeEngineDeduplicate:
+		return core.ChangelogProducer == schema.ChangelogProducerInput && len(core.SequenceField) == 0
+	}
+	return false
 }
 
 // Delete implements sql.RowDeleter.
@@ -213,6 +302,11 @@ func (e *editor) Delete(ctx *sql.Context, row sql.Row) error {
 		return err
 	}
 	return e.add(ctx, kv.Delete, r, true)
+}
+
+func deletionVectors(sch *schema.TableSchema) bool {
+	core, err := sch.Options.Core()
+	return err == nil && core.DeletionVectorsEnabled
 }
 
 func mergeEngine(sch *schema.TableSchema) schema.MergeEngine {

@@ -33,6 +33,11 @@ var errorCodes = []struct {
 	{sql.ErrReadOnly.Is, mysql.EROptionPreventsStatement, mysql.SSUnknownSQLState, readOnlyMessage},
 	{sql.ErrReadOnlyTransaction.Is, 1792, "25006", nil}, // ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION
 	{isErr(ErrInvalidOptionValue), mysql.ERWrongValueForVar, mysql.SSClientError, nil},
+	// A statement asking for something Paimon or lakesql cannot do
+	// (RENAME TABLE, AUTO_INCREMENT, DEFAULT values, a primary-key change,
+	// …): MySQL's ER_NOT_SUPPORTED_YET, with lakesql's message naming it.
+	{isErr(ErrUnsupportedDDL), mysql.ERNotSupportedYet, mysql.SSClientError, nil},
+	{sql.ErrRenameTableNotSupported.Is, mysql.ERNotSupportedYet, mysql.SSClientError, func(error) string { return renameMessage }},
 	{sql.ErrTableAlreadyExists.Is, mysql.ERTableExists, "42S01", nil},
 	{sql.ErrTableNotFound.Is, mysql.ERNoSuchTable, mysql.SSUnknownTable, nil},
 	{sql.ErrDatabaseNotFound.Is, mysql.ERBadDb, mysql.SSClientError, nil},
@@ -40,6 +45,7 @@ var errorCodes = []struct {
 	{func(err error) bool { return sql.ErrColumnExists.Is(err) || sql.ErrDuplicateColumn.Is(err) }, mysql.ERDupFieldName, mysql.SSDupFieldName, nil},
 	{sql.ErrTableColumnNotFound.Is, mysql.ERBadFieldError, mysql.SSBadFieldError, nil},
 	{isErr(lsmread.ErrInvalidScan), mysql.ERBadFieldError, mysql.SSBadFieldError, nil},
+	{isErr(lsmread.ErrInvalidRange), mysql.ERWrongArguments, mysql.SSClientError, nil},
 	// GMS's own kinds it maps itself (sql.CastSQLError) come after these.
 }
 
@@ -96,10 +102,19 @@ func fromGMSText(msg string) (code int, state, newMsg string, ok bool) {
 		strings.HasPrefix(msg, "column \"") && strings.Contains(msg, "could not be found"):
 		return mysql.ERBadFieldError, mysql.SSBadFieldError, msg, true
 	case strings.HasPrefix(msg, "expected ON DUPLICATE KEY ... VALUES() to reference a column"):
-		// go-mysql-server v0.20.0 binds VALUES(col) only for INSERT … VALUES.
+		// sqlengine/builtins rewrites VALUES(col) of a table column in
+		// INSERT … SELECT (GMS binds it only for INSERT … VALUES): what
+		// is left names no column of the table.
+		return mysql.ERBadFieldError, mysql.SSBadFieldError, msg, true
+	case strings.HasPrefix(msg, "ambiguous column name"):
+		return mysql.ERNonUniq, mysql.SSConstraintViolation, msg, true
+	case strings.HasSuffix(msg, "is a read only variable"):
+		return mysql.ERIncorrectGlobalLocalVar, mysql.SSUnknownSQLState, msg, true
+	case strings.HasPrefix(msg, "tables cannot be renamed on database"):
+		return mysql.ERNotSupportedYet, mysql.SSClientError, renameMessage, true
+	case msg == "database does not support temporary tables":
 		return mysql.ERNotSupportedYet, mysql.SSClientError,
-			"lakesql: VALUES(col) in ON DUPLICATE KEY UPDATE of INSERT … SELECT is not supported (go-mysql-server v0.20.0); " +
-				"use the row alias form: INSERT INTO t SELECT * FROM (SELECT …) AS new ON DUPLICATE KEY UPDATE c = new.c", true
+			"lakesql: CREATE TEMPORARY TABLE is not supported: Paimon catalogs have no temporary tables", true
 	case strings.Contains(msg, sql.ErrReadOnly.New().Error()):
 		return mysql.EROptionPreventsStatement, mysql.SSUnknownSQLState, readOnlyMessage(nil), true
 	case gmsTooLong.MatchString(msg):
@@ -187,9 +202,24 @@ func mapError(err error) error {
 	return err
 }
 
+// renameMessage is the answer to RENAME TABLE and ALTER TABLE … RENAME TO.
+const renameMessage = "lakesql: renaming a table is not supported yet (Paimon's filesystem catalog renames the table folder, " +
+	"which other servers and engines writing the table would not see); create the new table and copy the rows " +
+	"(CREATE TABLE new LIKE old; INSERT INTO new SELECT * FROM old; DROP TABLE old)"
+
 // Unsupported is the error of a statement lakesql parsed but cannot do
-// (1105 with a "lakesql: …" message saying what); it wraps
-// ErrUnsupportedDDL.
+// (1235 ER_NOT_SUPPORTED_YET with a "lakesql: …" message saying what); it
+// wraps ErrUnsupportedDDL.
 func Unsupported(format string, args ...any) error {
 	return ddlErr(ErrUnsupportedDDL, format, args...)
 }
+
+// Invalid is the error of a statement lakesql parsed whose column, key or
+// option is invalid (1105 with a "lakesql: …" message); it wraps
+// ErrInvalidDDL.
+func Invalid(format string, args ...any) error {
+	return ddlErr(ErrInvalidDDL, format, args...)
+}
+
+// ErrRenameTable is the error of ALTER TABLE … RENAME TO (1235).
+var ErrRenameTable = ddlErr(ErrUnsupportedDDL, "%s", strings.TrimPrefix(renameMessage, "lakesql: "))

@@ -303,6 +303,17 @@ type indexedTable struct {
 	reader *lsmread.Reader
 }
 
+// Filters implements sql.FilteredTable for an index lookup: the pushed
+// filters and the pruning note, without the sorted-run note of a full scan
+// (GMS v0.20.0 prints what Filters returns in place of the lookup's
+// ranges, so nothing is returned without pushed filters).
+func (it *indexedTable) Filters() []sql.Expression {
+	if len(it.filterExprs) == 0 {
+		return nil
+	}
+	return it.filtersWithNotes(false)
+}
+
 // LookupPartitions implements sql.IndexedTable: it reads the lookup's
 // ranges.
 func (it *indexedTable) LookupPartitions(ctx *sql.Context, lookup sql.IndexLookup) (sql.PartitionIter, error) {

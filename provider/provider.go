@@ -7,6 +7,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/lakesql/lakesql/internal/storage"
+	"github.com/lakesql/lakesql/lsmwrite"
 	"github.com/lakesql/lakesql/snapshot"
 )
 
@@ -14,9 +15,16 @@ import (
 type Options struct {
 	// ReadOnly rejects DDL and DML.
 	ReadOnly bool
+	// Compactor runs the automatic compaction after each commit (the
+	// server's background workers). nil: a compactor without workers,
+	// which compacts inside the committing statement.
+	Compactor *lsmwrite.AutoCompactor
 	// TableDefaults are options every new table gets unless its CREATE
 	// TABLE sets the key (WithTableDefaults).
 	TableDefaults map[string]string
+	// Maintainer, when set, runs each table's maintenance (snapshot and
+	// partition expiration, automatic tags) after each commit.
+	Maintainer *lsmwrite.Maintainer
 }
 
 // DefaultDatabase is created in a new warehouse.
@@ -42,6 +50,9 @@ var _ sql.DatabaseProvider = (*Provider)(nil)
 // New returns a provider over the warehouse st, creating the default
 // database when the warehouse has none.
 func New(ctx context.Context, st storage.Storage, opts Options) (*Provider, error) {
+	if opts.Compactor == nil {
+		opts.Compactor = lsmwrite.NewAutoCompactor(lsmwrite.AutoOptions{})
+	}
 	p := &Provider{st: st, cat: snapshot.NewCatalog(st), opts: opts}
 	p.handles.m = map[string]*handle{}
 	var err error

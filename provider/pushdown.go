@@ -372,3 +372,14 @@ func pruneNote(s lsmread.PlanStats) sql.Expression {
 	return expression.NewLiteral(fmt.Sprintf("pruned: files %d of %d, manifests %d of %d, buckets %d; splits %d",
 		s.FilesPruned, s.FilesTotal, s.ManifestsPruned, s.ManifestsTotal, s.BucketsPruned, s.Splits), types.LongText)
 }
+
+// runsNote prints how many sorted runs the merging read of each bucket
+// merges, in EXPLAIN output (nil when no bucket is read by merging: append
+// tables, deletion vectors, first-row, read-optimized reads).
+func runsNote(s lsmread.PlanStats) sql.Expression {
+	if s.MergedBuckets == 0 {
+		return nil
+	}
+	return expression.NewLiteral(fmt.Sprintf("runs per bucket: max %d, avg %.1f (%d buckets merged)",
+		s.RunsMax, s.RunsAvg(), s.MergedBuckets), types.LongText)
+}

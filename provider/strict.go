@@ -60,12 +60,22 @@ func InstallStrictRule() {
 }
 
 // StrictRule wraps the values written by INSERT, REPLACE, UPDATE and ON
-// DUPLICATE KEY UPDATE in strict checks (see above).
+// DUPLICATE KEY UPDATE in strict checks (see above), and marks the
+// destination of INSERT IGNORE and ON DUPLICATE KEY UPDATE for key lookups
+// (markLookupInsert): the rule sees every INSERT.
 func StrictRule(ctx *sql.Context, a *analyzer.Analyzer, node sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.Node(node, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		switch n := n.(type) {
 		case *plan.InsertInto:
-			return strictInsert(n)
+			m, marked, err := markLookupInsert(n) // editor.go
+			if err != nil {
+				return nil, transform.SameTree, err
+			}
+			out, same, err := strictInsert(m)
+			if err == nil && marked {
+				same = transform.NewTree
+			}
+			return out, same, err
 		case *plan.UpdateSource:
 			exprs, changed := strictSetFields(n.UpdateExprs, n.Ignore)
 			if !changed {

@@ -45,8 +45,6 @@ var sysTableBuilders = map[string]func(*sysTableEnv) (*sysTable, error){
 // unsupportedSysTables are Paimon system tables lakesql does not serve yet
 // (ro and branch_* are resolved by Database.table).
 var unsupportedSysTables = map[string]bool{
-	"audit_log":          true,
-	"binlog":             true,
 	"statistics":         true,
 	"aggregation_fields": true,
 	"row_tracking":       true,

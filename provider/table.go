@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -35,6 +33,9 @@ type Table struct {
 
 	filter      lsmread.Predicate
 	filterExprs []sql.Expression
+	// lookupInsert: the table is the destination of INSERT IGNORE or ON
+	// DUPLICATE KEY UPDATE (markLookupInsert).
+	lookupInsert bool
 
 	mu   sync.Mutex
 	plan *lsmread.Plan
@@ -99,28 +100,15 @@ func (t *Table) String() string { return t.name }
 // Collation implements sql.Table.
 func (t *Table) Collation() sql.CollationID { return sql.Collation_Default }
 
-// Comment shows the Paimon layout (SHOW CREATE TABLE, information_schema).
+// Comment is the table's comment, as MySQL's information_schema.TABLES
+// (TABLE_COMMENT) and JDBC/ODBC REMARKS report it: tools show it as the
+// table's description. The Paimon layout (partitioning, options) is in SHOW
+// CREATE TABLE and SHOW CREATE PAIMON TABLE.
 func (t *Table) Comment() string {
-	var parts []string
-	if t.sch.Comment != nil && *t.sch.Comment != "" {
-		parts = append(parts, *t.sch.Comment)
+	if t.sch.Comment != nil {
+		return *t.sch.Comment
 	}
-	if len(t.sch.PartitionKeys) > 0 {
-		parts = append(parts, "PARTITIONED BY ("+strings.Join(t.sch.PartitionKeys, ", ")+")")
-	}
-	if len(t.sch.Options) > 0 {
-		keys := make([]string, 0, len(t.sch.Options))
-		for k := range t.sch.Options {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		kv := make([]string, len(keys))
-		for i, k := range keys {
-			kv[i] = fmt.Sprintf("'%s'='%s'", k, t.sch.Options[k])
-		}
-		parts = append(parts, "WITH ("+strings.Join(kv, ", ")+")")
-	}
-	return strings.Join(parts, " ")
+	return ""
 }
 
 // Schema implements sql.Table: the projected columns, in projection order.
@@ -162,19 +150,35 @@ func (t *Table) WithProjections(colNames []string) sql.Table {
 func (t *Table) Projections() []string { return t.cols }
 
 // Filters implements sql.FilteredTable: the filters pushed into the scan,
-// followed by what planning pruned (EXPLAIN shows them).
-func (t *Table) Filters() []sql.Expression {
-	if len(t.filterExprs) == 0 {
-		return nil
-	}
-	if t.filter == nil {
-		return t.filterExprs
-	}
+// followed by what planning pruned and how many sorted runs each bucket
+// merges (EXPLAIN shows them; GMS v0.20.0 reads Filters only to print the
+// plan and to bind the filters of deferred prepared statements, which
+// ignore the notes).
+func (t *Table) Filters() []sql.Expression { return t.filtersWithNotes(true) }
+
+func (t *Table) filtersWithNotes(runs bool) []sql.Expression {
 	out := append([]sql.Expression(nil), t.filterExprs...)
-	if p, err := t.planFor(context.Background()); err == nil {
+	if len(t.filterExprs) > 0 && t.filter == nil {
+		return out
+	}
+	p, err := t.planFor(context.Background())
+	if err != nil {
+		return nilIfEmpty(out)
+	}
+	if len(t.filterExprs) > 0 {
 		out = append(out, pruneNote(p.Stats))
 	}
-	return out
+	if n := runsNote(p.Stats); n != nil && runs {
+		out = append(out, n)
+	}
+	return nilIfEmpty(out)
+}
+
+func nilIfEmpty(x []sql.Expression) []sql.Expression {
+	if len(x) == 0 {
+		return nil
+	}
+	return x
 }
 
 // HandledFilters implements sql.FilteredTable: none; GMS keeps evaluating
@@ -189,7 +193,7 @@ func (t *Table) WithFilters(ctx *sql.Context, filters []sql.Expression) sql.Tabl
 
 func (t *Table) copy() *Table {
 	return &Table{db: t.db, name: t.name, base: t.base, lt: t.lt, tt: t.tt, ro: t.ro, sch: t.sch, full: t.full,
-		cols: t.cols, types: t.types, filter: t.filter, filterExprs: t.filterExprs}
+		cols: t.cols, types: t.types, filter: t.filter, filterExprs: t.filterExprs, lookupInsert: t.lookupInsert}
 }
 
 func (t *Table) scanSpec() lsmread.ScanSpec {
@@ -323,7 +327,9 @@ func (t *Table) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter
 	for i := range out {
 		types[i] = &out[i].Type
 	}
+	sample := rowSampler(ctx) // observe.go
 	convert := func(row []any) error {
+		sample(row)
 		for i, v := range row {
 			x, err := toSQL(types[i], v)
 			if err != nil {

@@ -28,7 +28,7 @@ func (p *Provider) ResolveTable(ctx context.Context, db, name string) (realDB, r
 }
 
 // TableChanged is called after a procedure changed a table's snapshots,
-// tags or branches outside a commit (rollback, expiration, fast-forward).
-// Table handles are not cached across statements, so there is nothing to
-// refresh; a cache of table state must drop db.name here.
-func (p *Provider) TableChanged(db, name string) {}
+// tags, branches or schemas outside a commit (rollback, expiration,
+// fast-forward, rescale): the long-lived table handles (handles.go) are
+// dropped, so the next statement opens them again.
+func (p *Provider) TableChanged(db, name string) { p.forgetHandles() }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -115,6 +116,10 @@ type txTable struct {
 	pending *kv.PendingWrites
 	// overwrite, when set, makes the commit an INSERT OVERWRITE.
 	overwrite *txOverwrite
+	// compactor runs the automatic compaction of the buckets a commit wrote.
+	compactor *lsmwrite.AutoCompactor
+	// maint runs the table's maintenance after a successful commit.
+	maint *lsmwrite.Maintainer
 }
 
 func txFromContext(ctx *sql.Context) (*Transaction, error) {
@@ -136,7 +141,8 @@ func (tx *Transaction) table(ctx context.Context, t *Table) (*txTable, error) {
 	if tt, ok := tx.tables[key]; ok {
 		return tt, nil
 	}
-	tt := &txTable{st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, pending: kv.NewPendingWrites(t.sch)}
+	tt := &txTable{st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, pending: kv.NewPendingWrites(t.sch),
+		compactor: t.db.p.opts.Compactor, maint: t.db.p.opts.Maintainer}
 	if id, ok, err := t.lt.Snapshots().LatestID(ctx); err != nil {
 		return nil, err
 	} else if ok {
@@ -160,7 +166,8 @@ func (tx *Transaction) noteRead(t *Table, id snapshot.SnapshotID) {
 		}
 		return
 	}
-	tx.tables[key] = &txTable{st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, base: id, pending: kv.NewPendingWrites(t.sch)}
+	tx.tables[key] = &txTable{st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, base: id, pending: kv.NewPendingWrites(t.sch),
+		compactor: t.db.p.opts.Compactor, maint: t.db.p.opts.Maintainer}
 	tx.order = append(tx.order, key)
 }
 
@@ -200,6 +207,9 @@ func (tx *Transaction) Commit(ctx context.Context) error {
 	for _, key := range tx.order {
 		tt := tx.tables[key]
 		ops := tt.pending.Records()
+		if len(tt.sch.PrimaryKeys) == 0 {
+			ops = tt.pending.AppendNet()
+		}
 		if len(ops) == 0 && tt.overwrite == nil {
 			continue
 		}
@@ -236,11 +246,31 @@ func (tt *txTable) commit(ctx context.Context, ops []kv.KeyValue) error {
 	if tt.overwrite != nil {
 		c.Overwrite = &lsmwrite.TxOverwrite{Static: tt.overwrite.static, Dynamic: tt.overwrite.dynamic}
 	}
+	c.Compactor = tt.compactor
 	if _, err := lsmwrite.CommitTransaction(ctx, tt.st, c); err != nil {
 		if errors.Is(err, snapshot.ErrConflict) {
 			return fmt.Errorf("%w: table %s: %w", ErrConflict, tt.name, err)
 		}
 		return fmt.Errorf("table %s: %w", tt.name, err)
 	}
+	if tt.maint != nil {
+		tt.maintain(ctx)
+	}
 	return nil
+}
+
+// maintain runs the table's maintenance after a commit (expiration,
+// automatic tags); the commit stands whatever it does, as in Java, and
+// errors are logged.
+func (tt *txTable) maintain(ctx context.Context) {
+	res, err := tt.maint.AfterCommit(ctx, tt.lt.Handle(), tt.sch)
+	if err != nil {
+		slog.Warn("maintenance after a commit", "table", tt.name, "err", err)
+	}
+	if res.Expire.Snapshots+len(res.Partitions)+len(res.TagsCreated)+len(res.TagsExpired) > 0 {
+		slog.Info("maintenance", "table", tt.name, "expired_snapshots", res.Expire.Snapshots,
+			"deleted_files", res.Expire.DataFiles+res.Expire.ChangelogFiles+res.Expire.MetadataFiles+res.Expire.IndexFiles,
+			"freed_bytes", res.Expire.BytesFreed, "expired_partitions", len(res.Partitions),
+			"tags_created", res.TagsCreated, "tags_expired", res.TagsExpired)
+	}
 }

@@ -219,61 +219,71 @@ func (c *Committer) CommitEach(ctx context.Context, schemaID schema.SchemaID, pr
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		latest, err := c.snaps.Latest(ctx)
-		if errors.Is(err, ErrSnapshotNotFound) {
-			latest, err = nil, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("snapshot: commit: %w", err)
-		}
-		if attempt > 0 {
-			s, err := c.findCommitted(ctx, checkFrom, latest, changes, kind)
-			if err != nil || s != nil {
-				published = s != nil
-				return s, err
+		// One attempt, under the table's commit lock (commit_lock.go):
+		// writers of this process take turns instead of racing.
+		done, s, err := func() (bool, *Snapshot, error) {
+			unlock := lockCommits(c.st.URL() + "#" + c.opts.Branch)
+			defer unlock()
+			latest, err := c.snaps.Latest(ctx)
+			if errors.Is(err, ErrSnapshotNotFound) {
+				latest, err = nil, nil
 			}
-		}
-		if checkFrom == 0 {
-			checkFrom = FirstSnapshotID
-			if latest != nil {
-				checkFrom = latest.ID + 1
+			if err != nil {
+				return true, nil, fmt.Errorf("snapshot: commit: %w", err)
 			}
-		}
-		next, err := prepare(ctx, latest)
-		if err != nil {
-			return nil, err
-		}
-		if next == nil {
-			return nil, errors.New("snapshot: commit: nil changes")
-		}
-		if next != changes {
-			if changes != nil && (next.CommitUser != changes.CommitUser || next.CommitIdentifier != changes.CommitIdentifier) {
-				return nil, errors.New("snapshot: commit: prepared changes of another commit user or identifier")
+			if attempt > 0 {
+				s, err := c.findCommitted(ctx, checkFrom, latest, changes, kind)
+				if err != nil || s != nil {
+					published = s != nil
+					return true, s, err
+				}
 			}
-			if kind, err = effectiveKind(next); err != nil {
-				return nil, err
+			if checkFrom == 0 {
+				checkFrom = FirstSnapshotID
+				if latest != nil {
+					checkFrom = latest.ID + 1
+				}
 			}
-			if attempt == 0 && len(next.Entries) == 0 && len(next.IndexChanges) == 0 &&
-				len(next.ChangelogEntries) == 0 && next.OverwritePartitions == nil {
-				return latest, nil
+			next, err := prepare(ctx, latest)
+			if err != nil {
+				return true, nil, err
 			}
-			if err := validateEntries(next); err != nil {
-				return nil, err
+			if next == nil {
+				return true, nil, errors.New("snapshot: commit: nil changes")
 			}
-			if plan, err = c.newPlan(ctx, schemaID, next, kind); err != nil {
-				return nil, err
+			if next != changes {
+				if changes != nil && (next.CommitUser != changes.CommitUser || next.CommitIdentifier != changes.CommitIdentifier) {
+					return true, nil, errors.New("snapshot: commit: prepared changes of another commit user or identifier")
+				}
+				if kind, err = effectiveKind(next); err != nil {
+					return true, nil, err
+				}
+				if attempt == 0 && len(next.Entries) == 0 && len(next.IndexChanges) == 0 &&
+					len(next.ChangelogEntries) == 0 && next.OverwritePartitions == nil {
+					return true, latest, nil
+				}
+				if err := validateEntries(next); err != nil {
+					return true, nil, err
+				}
+				if plan, err = c.newPlan(ctx, schemaID, next, kind); err != nil {
+					return true, nil, err
+				}
+				changes = next
 			}
-			changes = next
-		}
-		s, err := plan.tryCommitOnce(ctx, latest)
-		if err == nil {
-			c.writeHints(ctx, s)
-			published = true
-			return s, nil
-		}
-		var uncertain *uncertainError
-		if !errors.Is(err, errLostRace) && !errors.As(err, &uncertain) {
-			return nil, err
+			s, err := plan.tryCommitOnce(ctx, latest)
+			if err == nil {
+				c.writeHints(ctx, s)
+				published = true
+				return true, s, nil
+			}
+			var uncertain *uncertainError
+			if !errors.Is(err, errLostRace) && !errors.As(err, &uncertain) {
+				return true, nil, err
+			}
+			return false, nil, err
+		}()
+		if done {
+			return s, err
 		}
 		lastErr = err
 		if attempt >= c.opts.MaxRetries {

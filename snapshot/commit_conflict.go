@@ -124,3 +124,32 @@ func compareKeys(types []schema.DataType, a, b []any) int {
 	}
 	return 0
 }
+
+// checkIndexDeletes reports, wrapping ErrConflict, an index change that
+// deletes an index file the snapshot the commit is planned on does not list:
+// another writer replaced it (a bucket's deletion vectors rewritten by a
+// concurrent compaction or DELETE), and committing would lose its changes.
+func checkIndexDeletes(prevIndex, index []manifest.IndexManifestEntry, latest *Snapshot) error {
+	var live map[string]bool
+	for i := range index {
+		e := &index[i]
+		if e.Kind != manifest.FileKindDelete {
+			continue
+		}
+		if live == nil {
+			live = make(map[string]bool, len(prevIndex))
+			for j := range prevIndex {
+				live[prevIndex[j].IndexFile.FileName] = true
+			}
+		}
+		if !live[e.IndexFile.FileName] {
+			var id SnapshotID
+			if latest != nil {
+				id = latest.ID
+			}
+			return fmt.Errorf("%w: trying to delete %s index file %s (partition %x, bucket %d) which is not live in snapshot %d: another writer replaced it",
+				ErrConflict, e.IndexFile.IndexType, e.IndexFile.FileName, []byte(e.Partition), e.Bucket, id)
+		}
+	}
+	return nil
+}

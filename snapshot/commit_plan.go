@@ -131,6 +131,9 @@ func (p *commitPlan) tryCommitOnce(ctx context.Context, latest *Snapshot) (*Snap
 		}
 	}
 
+	if err := checkIndexDeletes(prevIndex, index, latest); err != nil {
+		return nil, err
+	}
 	schemaID, err := p.latestSchemaID(ctx)
 	if err != nil {
 		return nil, err

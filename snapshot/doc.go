@@ -56,7 +56,10 @@
 //  4. Publish: Storage.CreateIfNotExists(snapshot/snapshot-N). Readers see
 //     either no file or the complete file; everything it references was
 //     written before.
-//  5. Of all writers racing for snapshot-N exactly one succeeds. A loser
+//  5. Of all writers racing for snapshot-N exactly one succeeds. Writers in
+//     one process take turns instead (a per-table lock held from reading
+//     the latest snapshot to publishing, commit_lock.go), so only writers
+//     in different processes race. A loser
 //     deletes the files of its attempt, sleeps (jittered exponential
 //     backoff between commit.min-retry-wait and commit.max-retry-wait),
 //     re-reads the latest snapshot and retries from step 1, up to
@@ -101,6 +104,24 @@
 // (schema-(N+1) through schema.ApplySchemaChanges, re-applied when another
 // writer commits schema-(N+1) first). Its errors are *schema.ChangeError
 // values naming the database, table or column; the GMS boundary maps them.
+//
+// # Maintenance
+//
+// Table.ExpireSnapshots and ExpireChangelogs (Java ExpireSnapshotsImpl,
+// ExpireChangelogImpl), CreateTag/RenameTag/DeleteTag, CreateBranch/
+// DeleteBranch/FastForward (FileSystemBranchManager), RollbackToSnapshot/
+// RollbackToTag (RollbackHelper), RemoveOrphanFiles (LocalOrphanFilesClean),
+// TagAutoCreation and ExpireTags (TagAutoCreation, TagTimeExpire),
+// ExpiredPartitions (PartitionExpire's selection) and
+// ConsumerManager.Expire. Invariant: a data or metadata file is deleted only
+// when no retained snapshot, tag, long-lived changelog or other branch
+// references it (a file's live range over the snapshots of one branch is
+// contiguous, so only the neighbouring tags and the end snapshot need to be
+// read; other branches are read whole). Deletes are quiet and every step
+// tolerates files that are already gone, so an interrupted or concurrent
+// run is harmless; within a process maintenance of a branch is serialized.
+// Rollback, branch deletion and fast-forward leave unreferenced files for
+// RemoveOrphanFiles, as Java does.
 //
 // # Concurrency
 //

@@ -153,27 +153,13 @@ func (t *Table) expireUntil(ctx context.Context, cfg ExpireConfig, earliest, end
 			break
 		}
 	}
-	ts, err := t.schemas.Latest(ctx)
+	cc, err := t.newCleanContext(ctx)
 	if err != nil {
 		return res, err
 	}
-	paths, err := newFilePaths(ts)
-	if err != nil {
-		return res, err
-	}
-	d := newFileDeletion(t.store, paths)
-	tagged, err := t.tags.TaggedSnapshots(ctx)
-	if err != nil {
-		return res, err
-	}
-	foreign, err := otherBranchRefs(ctx, t.store, t.branch)
-	if err != nil {
-		return res, err
-	}
+	d := cc.d
 
 	// Data files deleted by snapshots (begin, end].
-	var tagFiles fileSet
-	tagFilesID := SnapshotID(0)
 	for id := begin + 1; id <= end; id++ {
 		s, err := sm.read(ctx, id)
 		if isNotExist(err) {
@@ -183,15 +169,9 @@ func (t *Table) expireUntil(ctx context.Context, cfg ExpireConfig, earliest, end
 		if err != nil {
 			return res, err
 		}
-		skip := foreign.files.has
-		if i := previousSnapshot(tagged, id); i >= 0 {
-			if tagged[i].ID != tagFilesID {
-				if tagFiles, err = d.liveFiles(ctx, tagged[i]); err != nil {
-					continue // Java: skip cleaning this snapshot's files
-				}
-				tagFilesID = tagged[i].ID
-			}
-			skip = func(e *manifest.ManifestEntry) bool { return tagFiles.has(e) || foreign.files.has(e) }
+		skip, ok := cc.skipper(ctx, id)
+		if !ok {
+			continue // Java: skip cleaning this snapshot's files
 		}
 		if cfg.ChangelogDecoupled && !cfg.ProduceChangelog {
 			// The data files of APPEND commits are the changelog: they
@@ -231,11 +211,8 @@ func (t *Table) expireUntil(ctx context.Context, cfg ExpireConfig, earliest, end
 	if err != nil {
 		return res, err
 	}
-	skipping := maps.Clone(foreign.metadata)
-	if skipping == nil {
-		skipping = map[string]bool{}
-	}
-	keep := append(skippingTags(tagged, begin, end), endSnap)
+	skipping := maps.Clone(cc.foreign.metadata)
+	keep := append(skippingTags(cc.tagged, begin, end), endSnap)
 	if err := d.manifestSkippingSet(ctx, keep, skipping); err == nil {
 		dataLists := !cfg.ChangelogDecoupled || cfg.ProduceChangelog
 		for id := begin; id < end; id++ {

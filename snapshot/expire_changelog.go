@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-
-	"github.com/lakesql/lakesql/snapshot/manifest"
 )
 
 // ExpireChangelogs expires the long-lived changelogs of the branch
@@ -70,33 +68,19 @@ func (t *Table) expireChangelogsUntil(ctx context.Context, cm *ChangelogManager,
 	if end <= earliest {
 		return res, nil
 	}
-	ts, err := t.schemas.Latest(ctx)
+	cc, err := t.newCleanContext(ctx)
 	if err != nil {
 		return res, err
 	}
-	paths, err := newFilePaths(ts)
-	if err != nil {
-		return res, err
-	}
-	d := newFileDeletion(t.store, paths)
-	tagged, err := t.tags.TaggedSnapshots(ctx)
-	if err != nil {
-		return res, err
-	}
-	foreign, err := otherBranchRefs(ctx, t.store, t.branch)
-	if err != nil {
-		return res, err
-	}
+	d := cc.d
 	endLog, err := cm.read(ctx, end)
 	if err != nil {
 		return res, err
 	}
-	skipping := maps.Clone(foreign.metadata)
-	if err := d.changelogSkippingSet(ctx, append(skippingTags(tagged, earliest, end), endLog), skipping); err != nil {
+	skipping := maps.Clone(cc.foreign.metadata)
+	if err := d.manifestSkippingSetOf(ctx, append(skippingTags(cc.tagged, earliest, end), endLog), skipping, true); err != nil {
 		return res, err
 	}
-	var tagFiles fileSet
-	tagFilesID := SnapshotID(0)
 	for id := earliest; id < end; id++ {
 		c, err := cm.read(ctx, id)
 		if isNotExist(err) {
@@ -105,15 +89,9 @@ func (t *Table) expireChangelogsUntil(ctx context.Context, cm *ChangelogManager,
 		if err != nil {
 			return res, err
 		}
-		skip := foreign.files.has
-		if i := previousSnapshot(tagged, id); i >= 0 {
-			if tagged[i].ID != tagFilesID {
-				if tagFiles, err = d.liveFiles(ctx, tagged[i]); err != nil {
-					continue
-				}
-				tagFilesID = tagged[i].ID
-			}
-			skip = func(e *manifest.ManifestEntry) bool { return tagFiles.has(e) || foreign.files.has(e) }
+		skip, ok := cc.skipper(ctx, id)
+		if !ok {
+			continue
 		}
 		// Java: ChangelogDeletion.cleanUnusedDataFiles and
 		// cleanUnusedManifests (the index manifest and statistics went
@@ -155,41 +133,4 @@ func (d *fileDeletion) listExists(ctx context.Context, name string) bool {
 	}
 	ok, err := d.st.Exists(ctx, manifestPath(name))
 	return err == nil && ok
-}
-
-// changelogSkippingSet is manifestSkippingSet for changelog expiration
-// (Java: ChangelogDeletion.manifestSkippingSet): lists that are already
-// gone are skipped instead of failing.
-func (d *fileDeletion) changelogSkippingSet(ctx context.Context, snaps []*Snapshot, into map[string]bool) error {
-	for _, s := range snaps {
-		for _, list := range []string{s.BaseManifestList, s.DeltaManifestList} {
-			if !d.listExists(ctx, list) {
-				continue
-			}
-			into[list] = true
-			ms, err := CachedManifestList(ctx, d.st, list)
-			if err != nil {
-				return err
-			}
-			for _, m := range ms {
-				into[m.FileName] = true
-			}
-		}
-		if s.IndexManifest != nil && *s.IndexManifest != "" {
-			es, err := CachedIndexManifest(ctx, d.st, *s.IndexManifest)
-			if err != nil && !isNotExist(err) {
-				return err
-			}
-			if err == nil {
-				into[*s.IndexManifest] = true
-				for _, e := range es {
-					into[e.IndexFile.FileName] = true
-				}
-			}
-		}
-		if s.Statistics != nil {
-			into[*s.Statistics] = true
-		}
-	}
-	return nil
 }

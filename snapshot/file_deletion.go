@@ -192,13 +192,20 @@ func (d *fileDeletion) liveFiles(ctx context.Context, snap *Snapshot) (fileSet, 
 // manifestSkippingSet adds the metadata files the snapshots use to into:
 // base and delta manifest lists and their manifests, the index manifest
 // and its index files, statistics (Java: FileDeletionBase; the changelog
-// list is each snapshot's own and is not protected). Unlike the
-// data-file scans it fails on any unreadable file: then nothing may be
-// deleted.
+// list is each snapshot's own and is not protected). Unlike the data-file
+// scans it fails on any unreadable file: then nothing may be deleted.
 func (d *fileDeletion) manifestSkippingSet(ctx context.Context, snaps []*Snapshot, into map[string]bool) error {
+	return d.manifestSkippingSetOf(ctx, snaps, into, false)
+}
+
+// manifestSkippingSetOf is manifestSkippingSet; with gone, lists and index
+// manifests that no longer exist are skipped instead of failing (Java:
+// ChangelogDeletion.manifestSkippingSet, for long-lived changelogs whose
+// lists went with their snapshots).
+func (d *fileDeletion) manifestSkippingSetOf(ctx context.Context, snaps []*Snapshot, into map[string]bool, gone bool) error {
 	for _, s := range snaps {
 		for _, list := range []string{s.BaseManifestList, s.DeltaManifestList} {
-			if list == "" {
+			if list == "" || gone && !d.listExists(ctx, list) {
 				continue
 			}
 			into[list] = true
@@ -211,13 +218,16 @@ func (d *fileDeletion) manifestSkippingSet(ctx context.Context, snaps []*Snapsho
 			}
 		}
 		if s.IndexManifest != nil && *s.IndexManifest != "" {
-			into[*s.IndexManifest] = true
 			es, err := CachedIndexManifest(ctx, d.st, *s.IndexManifest)
-			if err != nil {
+			switch {
+			case gone && isNotExist(err):
+			case err != nil:
 				return err
-			}
-			for _, e := range es {
-				into[e.IndexFile.FileName] = true
+			default:
+				into[*s.IndexManifest] = true
+				for _, e := range es {
+					into[e.IndexFile.FileName] = true
+				}
 			}
 		}
 		if s.Statistics != nil {

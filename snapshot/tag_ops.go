@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/lakesql/lakesql/internal/storage"
@@ -208,4 +209,14 @@ func (t *Table) DeleteTag(ctx context.Context, name string) (CleanStats, error) 
 		}
 	}
 	return d.stats, nil
+}
+
+// sortTagsByID orders tags by snapshot id, then name.
+func sortTagsByID(tags []NamedTag) {
+	slices.SortFunc(tags, func(a, b NamedTag) int {
+		if c := cmpID(a.ID, b.ID); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
 }

@@ -16,7 +16,8 @@ import (
 // builtinsHandler is the outermost protocol wrapper. It fixes how the
 // statement text is lexed (fixLexing), turns a panic anywhere below into a
 // MySQL error with the connection kept, and holds back the first
-// maxHeldResult bytes of every result set, so that an error raised while
+// maxHeldResult bytes of every result set (text and binary protocol alike),
+// so that an error raised while
 // rows are produced (an overflow in row 50, a failed read) reaches the
 // client as an error packet: vitess v0.20's Conn cannot send one after it
 // has streamed rows and closes the connection instead (conn.go execQuery,
@@ -100,12 +101,19 @@ func (h *builtinsHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query s
 }
 
 func (h *builtinsHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) (err error) {
+	held := &heldResult{callback: func(r *sqltypes.Result, _ bool) error { return callback(r) }}
 	defer func() {
 		if r := recover(); r != nil {
 			err = recovered(r, prepare.PrepareStmt)
 		}
+		err = outOfRangeCode(err)
+		if err == nil {
+			err = held.flush()
+		} else if held.streamed {
+			slog.Warn("error after streamed rows: the connection ends", "bytes", held.bytes, "err", err)
+		}
 	}()
-	return h.Handler.ComStmtExecute(ctx, c, prepare, callback)
+	return h.Handler.ComStmtExecute(ctx, c, prepare, func(r *sqltypes.Result) error { return held.spool(r, false) })
 }
 
 // heldResult copies result batches until maxHeldResult bytes, then

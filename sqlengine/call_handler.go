@@ -62,6 +62,64 @@ func (h *callHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query st
 	return h.Handler.ComMultiQuery(ctx, c, query, callback)
 }
 
+// ComPrepare prepares a CALL sys.* server-side: its `?` arguments are
+// bound at execution (the statement answers with its result set then, as
+// MySQL's prepared CALL does, so it reports no columns here).
+func (h *callHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) ([]*querypb.Field, error) {
+	if !startsWithWords(query, "CALL") {
+		return h.Handler.ComPrepare(ctx, c, query, prepare)
+	}
+	stmt, ok, err := parseCallPrepared(query)
+	if !ok {
+		return h.Handler.ComPrepare(ctx, c, query, prepare)
+	}
+	if err != nil {
+		return nil, mysql.NewSQLError(mysql.ERParseError, mysql.SSClientError, "lakesql: %v", err)
+	}
+	if prepare != nil && int(prepare.ParamsCount) != len(stmt.params) {
+		return nil, mysql.NewSQLError(mysql.ERParseError, mysql.SSClientError,
+			"lakesql: CALL %s: %d placeholders, the protocol counted %d", stmt.proc, len(stmt.params), prepare.ParamsCount)
+	}
+	return nil, nil
+}
+
+// ComStmtExecute runs a prepared CALL sys.* with its bound values.
+func (h *callHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
+	if prepare == nil || !startsWithWords(prepare.PrepareStmt, "CALL") {
+		return h.Handler.ComStmtExecute(ctx, c, prepare, callback)
+	}
+	stmt, ok, err := parseCallPrepared(prepare.PrepareStmt)
+	if !ok {
+		return h.Handler.ComStmtExecute(ctx, c, prepare, callback)
+	}
+	if err != nil {
+		return mysql.NewSQLError(mysql.ERParseError, mysql.SSClientError, "lakesql: %v", err)
+	}
+	for n, i := range stmt.params {
+		bv, ok := prepare.BindVars[fmt.Sprintf("v%d", n+1)]
+		if !ok {
+			return mysql.NewSQLError(mysql.ERWrongArguments, mysql.SSUnknownSQLState, "Incorrect arguments to EXECUTE: parameter %d has no value", n+1)
+		}
+		stmt.args[i].Value = bindValue(bv)
+	}
+	res, err := h.execCall(ctx, c, prepare.PrepareStmt, stmt)
+	if err != nil {
+		return callErr(stmt, err)
+	}
+	return callback(res)
+}
+
+// bindValue is the literal of a bound parameter.
+func bindValue(bv *querypb.BindVariable) procedures.Value {
+	switch {
+	case bv == nil || bv.Type == querypb.Type_NULL_TYPE:
+		return procedures.NullValue()
+	case sqltypes.IsIntegral(bv.Type) || sqltypes.IsFloat(bv.Type) || bv.Type == querypb.Type_DECIMAL:
+		return procedures.NumberValue(string(bv.Value))
+	}
+	return procedures.StringValue(string(bv.Value))
+}
+
 func (h *callHandler) tryCall(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn, more bool) (done bool, err error) {
 	if !startsWithWords(query, "CALL") {
 		return false, nil
@@ -86,6 +144,21 @@ func (h *callHandler) tryCall(ctx context.Context, c *mysql.Conn, query string, 
 }
 
 func (h *callHandler) execCall(ctx context.Context, c *mysql.Conn, query string, stmt *callStmt) (*sqltypes.Result, error) {
+	sctx, err := h.s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
+	if err != nil {
+		return nil, err
+	}
+	// EXECUTE first, as GMS checks it for stored procedures: an account
+	// without it learns nothing about the procedures.
+	db := sctx.GetCurrentDatabase()
+	if t, ok := tableArg(stmt); ok {
+		if id, err := procedures.ParseTableIdent(t, db, true); err == nil {
+			db = id.DB
+		}
+	}
+	if err := h.s.checkExecute(sctx, db, "sys."+stmt.proc); err != nil {
+		return nil, err
+	}
 	proc, err := h.procs.Lookup(stmt.proc)
 	if err != nil {
 		return nil, err
@@ -96,10 +169,6 @@ func (h *callHandler) execCall(ctx context.Context, c *mysql.Conn, query string,
 	}
 	if h.s.cfg.ReadOnly {
 		return nil, writeError(sql.ErrReadOnly.New())
-	}
-	sctx, err := h.s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
-	if err != nil {
-		return nil, err
 	}
 	if cur := sctx.GetTransaction(); (cur != nil && cur.IsReadOnly()) || sessionReadOnly(sctx) {
 		return nil, sql.ErrReadOnlyTransaction.New()
@@ -123,15 +192,38 @@ func (h *callHandler) execCall(ctx context.Context, c *mysql.Conn, query string,
 	return procResult(res), nil
 }
 
+// tableArg is the table argument of a call before binding: the named
+// argument `table`, else the first positional one.
+func tableArg(stmt *callStmt) (string, bool) {
+	for _, a := range stmt.args {
+		if strings.EqualFold(a.Name, "table") && a.Value.Kind == procedures.KindString {
+			return a.Value.String(), true
+		}
+	}
+	if len(stmt.args) > 0 && stmt.args[0].Name == "" && stmt.args[0].Value.Kind == procedures.KindString {
+		return stmt.args[0].Value.String(), true
+	}
+	return "", false
+}
+
+// checkExecute checks EXECUTE on database db (1370).
+func (s *Server) checkExecute(ctx *sql.Context, db, routine string) error {
+	cl := ctx.Session.Client()
+	if !s.sec.users.DB().UserHasPrivileges(ctx, sql.NewPrivilegedOperation(sql.PrivilegeCheckSubject{Database: db}, sql.PrivilegeType_Execute)) {
+		return mysql.NewSQLError(1370, "42000", "execute command denied to user '%s'@'%s' for routine '%s'",
+			cl.User, cl.Address, routine)
+	}
+	return nil
+}
+
 // checkCall checks EXECUTE on the table's database (1370) and the table
 // privileges the procedure declares (1142).
 func (s *Server) checkCall(ctx *sql.Context, proc *procedures.Procedure, id procedures.TableIdent) error {
+	if err := s.checkExecute(ctx, id.DB, proc.QualifiedName()); err != nil {
+		return err
+	}
 	db := s.sec.users.DB()
 	cl := ctx.Session.Client()
-	if !db.UserHasPrivileges(ctx, sql.NewPrivilegedOperation(sql.PrivilegeCheckSubject{Database: id.DB}, sql.PrivilegeType_Execute)) {
-		return mysql.NewSQLError(1370, "42000", "execute command denied to user '%s'@'%s' for routine '%s'",
-			cl.User, cl.Address, proc.QualifiedName())
-	}
 	for _, p := range proc.Privileges {
 		pt := privilegeType(p)
 		if !db.UserHasPrivileges(ctx, sql.NewPrivilegedOperation(sql.PrivilegeCheckSubject{Database: id.DB, Table: id.Name}, pt)) {

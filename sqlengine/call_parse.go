@@ -17,6 +17,9 @@ type callStmt struct {
 	catalog string // "" without a catalog prefix
 	proc    string // the procedure name, lower case
 	args    []procedures.Arg
+	// params are the indexes in args of `?` placeholders, in order (only
+	// a statement prepared server-side has them).
+	params []int
 }
 
 // errCallSyntax marks a CALL sys.* statement that does not parse (1064).
@@ -26,6 +29,16 @@ var errCallSyntax = errors.New("syntax error in CALL")
 // false for every other statement, including CALL of a stored procedure
 // (`CALL p()`, `CALL db.p()` with db other than sys), which GMS runs.
 func parseCall(query string) (stmt *callStmt, ok bool, err error) {
+	return parseCallWith(query, false)
+}
+
+// parseCallPrepared is parseCall for a statement prepared server-side:
+// arguments may be `?` placeholders.
+func parseCallPrepared(query string) (stmt *callStmt, ok bool, err error) {
+	return parseCallWith(query, true)
+}
+
+func parseCallWith(query string, placeholders bool) (stmt *callStmt, ok bool, err error) {
 	toks, lerr := Lex(query)
 	if lerr != nil || len(toks) < 2 || !toks[0].IsWord("CALL") {
 		return nil, false, nil
@@ -62,7 +75,10 @@ func parseCall(query string) (stmt *callStmt, ok bool, err error) {
 		i++
 	} else {
 		for {
-			arg, next, err := parseCallArg(toks, i)
+			if placeholders && isParam(toks, i) {
+				st.params = append(st.params, len(st.args))
+			}
+			arg, next, err := parseCallArg(toks, i, placeholders)
 			if err != nil {
 				return nil, true, fmt.Errorf("%w: %s: %v", errCallSyntax, name, err)
 			}
@@ -89,7 +105,7 @@ func parseCall(query string) (stmt *callStmt, ok bool, err error) {
 }
 
 // parseCallArg parses one argument starting at toks[i]: `[name =>] value`.
-func parseCallArg(toks []Token, i int) (procedures.Arg, int, error) {
+func parseCallArg(toks []Token, i int, placeholders bool) (procedures.Arg, int, error) {
 	var arg procedures.Arg
 	if toks[i].IsIdent() && isArrow(toks[i+1:]) {
 		arg.Name = toks[i].Value()
@@ -97,6 +113,8 @@ func parseCallArg(toks []Token, i int) (procedures.Arg, int, error) {
 	}
 	t := toks[i]
 	switch {
+	case placeholders && t.Kind == lexPlaceholder:
+		return arg, i + 1, nil // bound at execution
 	case t.Kind == lexString:
 		arg.Value = procedures.StringValue(t.Value())
 		return arg, i + 1, nil
@@ -120,6 +138,14 @@ func parseCallArg(toks []Token, i int) (procedures.Arg, int, error) {
 		return arg, i, errors.New("unexpected end of statement")
 	}
 	return arg, i, fmt.Errorf("an argument must be a literal (a string, number, TRUE, FALSE or NULL), not %q", t.Text())
+}
+
+// isParam reports whether the argument at toks[i] is a placeholder.
+func isParam(toks []Token, i int) bool {
+	if toks[i].IsIdent() && isArrow(toks[i+1:]) {
+		i += 3
+	}
+	return toks[i].Kind == lexPlaceholder
 }
 
 // isArrow reports whether toks starts with `=>` (two adjacent symbols to

@@ -42,8 +42,12 @@ func (s *Server) wrapDDL(h mysql.Handler) (mysql.Handler, error) {
 }
 
 func (h *ddlHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
-	query = rewriteShowCollation(query) // MySQL's column names (show_collation.go)
-	done, err := h.s.drain.enter()      // shutdown.go
+	query = rewriteShowCollation(query)                                     // MySQL's column names (show_collation.go)
+	query, err := rewriteShowTableStatus(query, h.sessionDB(ctx, c, query)) // show_table_status.go
+	if err != nil {
+		return err
+	}
+	done, err := h.s.drain.enter() // shutdown.go
 	if err != nil {
 		return err
 	}
@@ -72,6 +76,17 @@ func (h *ddlHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query str
 			return "", err
 		}
 		if done, err := h.tryDDL(ctx, c, first, callback, strings.TrimSpace(rest) != ""); done {
+			return rest, provider.SQLError(err)
+		}
+		// SHOW statements answered by a rewrite (show_collation.go,
+		// show_table_status.go) run alone, then the rest.
+		q, err := rewriteShowTableStatus(rewriteShowCollation(first), h.sessionDB(ctx, c, first))
+		if err != nil {
+			return rest, err
+		}
+		if q != first {
+			more := strings.TrimSpace(rest) != ""
+			err := h.Handler.ComQuery(ctx, c, q, func(res *sqltypes.Result, m bool) error { return callback(res, m || more) })
 			return rest, provider.SQLError(err)
 		}
 	}
@@ -207,6 +222,9 @@ func (s *createTableStmt) tableSchema() (*schema.TableSchema, error) {
 	ts := &schema.TableSchema{PrimaryKeys: s.primaryKey, PartitionKeys: s.partitionKeys, Options: schema.Options{}, Comment: s.comment}
 	for _, c := range s.cols {
 		t, err := c.dataType(flink)
+		if errors.Is(err, errUnknownColumnType) {
+			return nil, provider.Invalid("column %s: %v", c.name, err)
+		}
 		if err != nil {
 			return nil, provider.Unsupported("column %s: %v", c.name, err)
 		}
@@ -217,7 +235,7 @@ func (s *createTableStmt) tableSchema() (*schema.TableSchema, error) {
 	}
 	for _, kv := range s.options {
 		if _, dup := ts.Options[kv[0]]; dup {
-			return nil, provider.Unsupported("option '%s' is given twice", kv[0])
+			return nil, provider.Invalid("option '%s' is given twice", kv[0])
 		}
 		ts.Options[kv[0]] = kv[1]
 	}

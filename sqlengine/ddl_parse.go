@@ -2,7 +2,6 @@ package sqlengine
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/lakesql/lakesql/provider"
@@ -20,188 +19,6 @@ import (
 
 // errDDLSyntax marks a syntax error of the DDL front (MySQL 1064).
 var errDDLSyntax = errors.New("syntax error")
-
-type tokKind int
-
-const (
-	tokEOF tokKind = iota
-	tokIdent
-	tokQuotedIdent
-	tokString
-	tokNumber
-	tokSymbol
-)
-
-type token struct {
-	kind       tokKind
-	text       string // identifier/symbol/number text, or the unquoted string value
-	start, end int    // byte offsets in the statement
-	exec       int    // n > 0: inside the n-th executable comment /*!…*/
-}
-
-func (t token) String() string {
-	switch t.kind {
-	case tokEOF:
-		return "end of statement"
-	case tokString:
-		return "'" + t.text + "'"
-	case tokQuotedIdent:
-		return "`" + t.text + "`"
-	}
-	return "'" + t.text + "'"
-}
-
-// tokenize splits a statement into tokens with the shared lexer in the
-// Flink DDL dialect (lex.go, ddlDialect): strings are Flink strings, the
-// text of an executable comment /*!…*/ (MySQL's, with an optional version
-// number, which is ignored) is tokenized as statement text, its tokens
-// marked with the comment's number — the MySQL form of SHOW CREATE TABLE
-// keeps the Paimon-only parts in /*!99999 … */, which MySQL skips.
-func tokenize(s string) ([]token, error) {
-	toks, err := lexWith(s, ddlDialect)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", errDDLSyntax, err)
-	}
-	out := make([]token, len(toks))
-	for i, t := range toks {
-		k := tokSymbol
-		switch t.Kind {
-		case lexEOF:
-			k = tokEOF
-		case lexWord:
-			k = tokIdent
-			if t.text[0] >= '0' && t.text[0] <= '9' {
-				k = tokNumber // 123abc
-			}
-		case lexQuotedIdent:
-			k = tokQuotedIdent
-		case lexString:
-			k = tokString
-		case lexNumber:
-			k = tokNumber
-		}
-		out[i] = token{kind: k, text: t.Value(), start: t.Start, end: t.End, exec: t.Exec}
-	}
-	return out, nil
-}
-
-// parser is a recursive-descent parser over the tokens of one statement.
-type parser struct {
-	src  string
-	toks []token
-	pos  int
-}
-
-func (p *parser) peek() token { return p.toks[p.pos] }
-func (p *parser) peekAt(n int) token {
-	if p.pos+n < len(p.toks) {
-		return p.toks[p.pos+n]
-	}
-	return p.toks[len(p.toks)-1]
-}
-func (p *parser) next() token {
-	t := p.toks[p.pos]
-	if t.kind != tokEOF {
-		p.pos++
-	}
-	return t
-}
-
-// isKw reports whether t is the unquoted keyword kw.
-func isKw(t token, kw string) bool { return t.kind == tokIdent && strings.EqualFold(t.text, kw) }
-
-func (p *parser) atKw(kws ...string) bool {
-	for i, kw := range kws {
-		if !isKw(p.peekAt(i), kw) {
-			return false
-		}
-	}
-	return true
-}
-
-// acceptKw consumes the keyword sequence kws if it is next.
-func (p *parser) acceptKw(kws ...string) bool {
-	if !p.atKw(kws...) {
-		return false
-	}
-	p.pos += len(kws)
-	return true
-}
-
-func (p *parser) errorf(format string, args ...any) error {
-	t := p.peek()
-	near := t.String()
-	return fmt.Errorf("%w at position %d near %s: %s", errDDLSyntax, t.start, near, fmt.Sprintf(format, args...))
-}
-
-func (p *parser) expectKw(kws ...string) error {
-	if !p.acceptKw(kws...) {
-		return p.errorf("expected %s", strings.Join(kws, " "))
-	}
-	return nil
-}
-
-func (p *parser) atSym(s string) bool {
-	t := p.peek()
-	return t.kind == tokSymbol && t.text == s
-}
-
-func (p *parser) acceptSym(s string) bool {
-	if p.atSym(s) {
-		p.pos++
-		return true
-	}
-	return false
-}
-
-func (p *parser) expectSym(s string) error {
-	if !p.acceptSym(s) {
-		return p.errorf("expected '%s'", s)
-	}
-	return nil
-}
-
-func (p *parser) ident() (string, error) {
-	t := p.peek()
-	if t.kind == tokIdent || t.kind == tokQuotedIdent {
-		p.pos++
-		return t.text, nil
-	}
-	return "", p.errorf("expected an identifier")
-}
-
-func (p *parser) str() (string, error) {
-	t := p.peek()
-	if t.kind == tokString {
-		p.pos++
-		return t.text, nil
-	}
-	return "", p.errorf("expected a quoted string")
-}
-
-// tableName parses [catalog.][db.]table; a catalog qualifier is ignored.
-func (p *parser) tableName() (db, name string, err error) {
-	parts := []string{}
-	for {
-		s, err := p.ident()
-		if err != nil {
-			return "", "", err
-		}
-		parts = append(parts, s)
-		if !p.acceptSym(".") {
-			break
-		}
-	}
-	switch len(parts) {
-	case 1:
-		return "", parts[0], nil
-	case 2:
-		return parts[0], parts[1], nil
-	case 3:
-		return parts[1], parts[2], nil
-	}
-	return "", "", p.errorf("table name %s has too many parts", strings.Join(parts, "."))
-}
 
 func (p *parser) identList() ([]string, error) {
 	if err := p.expectSym("("); err != nil {
@@ -301,14 +118,6 @@ func (p *parser) keyList() ([]string, error) {
 			return nil, err
 		}
 	}
-}
-
-func (p *parser) end() error {
-	p.acceptSym(";")
-	if p.peek().kind != tokEOF {
-		return p.errorf("unexpected text after the statement")
-	}
-	return nil
 }
 
 // colDef is one column definition.
@@ -451,11 +260,11 @@ type showCreateTableStmt struct {
 // parseDDL parses the statements the front handles. ok is false when q is
 // not one of them (it goes to GMS unchanged).
 func parseDDL(q string) (stmt any, ok bool, err error) {
-	toks, err := tokenize(q)
+	toks, err := tokens(q, ddlDialect, errDDLSyntax)
 	if err != nil {
 		return nil, startsWithKw(q, "CREATE", "TABLE") || startsWithKw(q, "ALTER", "TABLE"), err
 	}
-	p := &parser{src: q, toks: toks}
+	p := &parser{src: q, toks: toks, syntaxErr: errDDLSyntax}
 	switch {
 	case p.atKw("CREATE", "TABLE"):
 		p.pos += 2
@@ -514,7 +323,7 @@ func (p *parser) createTable() (*createTableStmt, error) {
 	if s.db, s.name, err = p.tableName(); err != nil {
 		return nil, err
 	}
-	if p.acceptKw("LIKE") || (p.atSym("(") && isKw(p.peekAt(1), "LIKE")) {
+	if p.acceptKw("LIKE") || (p.atSym("(") && p.peekAt(1).is("LIKE")) {
 		paren := p.acceptSym("(")
 		if paren {
 			p.acceptKw("LIKE")
@@ -690,7 +499,7 @@ func (p *parser) alterTable() (*alterTableStmt, error) {
 
 func isIndexWord(t token) bool {
 	for _, kw := range []string{"INDEX", "KEY", "UNIQUE", "FULLTEXT", "SPATIAL", "FOREIGN", "CHECK"} {
-		if isKw(t, kw) {
+		if t.is(kw) {
 			return true
 		}
 	}
@@ -788,7 +597,7 @@ func (p *parser) alterAction(s *alterTableStmt) error {
 		}
 		s.actions = append(s.actions, alterAction{kind: "RENAME", column: old, newName: n})
 	case p.atKw("RENAME"):
-		return provider.Unsupported("renaming a table is not supported")
+		return provider.ErrRenameTable
 	case p.acceptKw("SET", "TBLPROPERTIES"), p.acceptKw("SET"):
 		props, err := p.props()
 		if err != nil {

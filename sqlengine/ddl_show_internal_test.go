@@ -86,7 +86,7 @@ func TestShowCreateTableMySQLRoundTrip(t *testing.T) {
 // Executable comments: the text is tokenized, marked; an unterminated one
 // is a syntax error.
 func TestTokenizeExecutableComment(t *testing.T) {
-	toks, err := tokenize("a /*!99999 b 'c*/' */ d /* e */ /*!f*/")
+	toks, err := tokens("a /*!99999 b 'c*/' */ d /* e */ /*!f*/", ddlDialect, errDDLSyntax)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestTokenizeExecutableComment(t *testing.T) {
 	if want := []string{"a:0", "b:1", "c*/:1", "d:0", "f:2"}; !slices.Equal(got, want) {
 		t.Errorf("tokens %q, want %q", got, want)
 	}
-	if _, err := tokenize("a /*!99999 b"); err == nil {
+	if _, err := tokens("a /*!99999 b", ddlDialect, errDDLSyntax); err == nil {
 		t.Error("unterminated executable comment accepted")
 	}
 }

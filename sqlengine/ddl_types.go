@@ -1,6 +1,7 @@
 package sqlengine
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -80,7 +81,7 @@ func columnType(text string, flink bool) (schema.DataType, error) {
 	}
 	t, err := schema.ParseDataType(text)
 	if err != nil {
-		return schema.DataType{}, fmt.Errorf("unknown column type %s", text)
+		return schema.DataType{}, fmt.Errorf("%w %s", errUnknownColumnType, text)
 	}
 	if err := t.Validate(); err != nil {
 		return schema.DataType{}, fmt.Errorf("column type %s: %v", text, err)
@@ -107,3 +108,7 @@ func unsignedChange(c colDef) provider.SchemaChange {
 	}
 	return provider.SchemaChange{Kind: provider.RemoveOption, Key: provider.UnsignedOptionPrefix + c.name}
 }
+
+// errUnknownColumnType: a column type neither MySQL's nor Paimon's (an
+// invalid statement, 1105, not a missing feature).
+var errUnknownColumnType = errors.New("unknown column type")

@@ -29,6 +29,14 @@ func wrapHandler(h mysql.Handler) (mysql.Handler, error) { return &handler{Handl
 //	[FOR] TIMESTAMP AS OF expr     → FOR SYSTEM_TIME AS OF expr
 //	AS OF TIMESTAMP '…'            → AS OF TIMESTAMP('…')
 //
+// and the snapshot ranges of $audit_log and $binlog, whose operands must be
+// literals, into an AS OF value the provider recognizes (GMS v0.20.0 parses
+// these ranges but cannot resolve a table with them):
+//
+//	FOR VERSION BETWEEN s AND e            (snapshot ids or tags)
+//	FOR TIMESTAMP|SYSTEM_TIME BETWEEN '…' AND '…'   (or epoch seconds)
+//	  → FOR SYSTEM_TIME AS OF CONCAT('\0lakesql-incremental-between\0KIND\0', s, '\0', e)
+//
 // A statement that does not lex is returned unchanged (GMS reports it).
 func rewriteQuery(q string) string {
 	toks, err := Lex(q)
@@ -39,6 +47,12 @@ func rewriteQuery(q string) string {
 	for i := 0; i+3 < len(toks); i++ {
 		t := toks[i]
 		switch {
+		case t.IsWord("FOR") && i+5 < len(toks) && toks[i+2].IsWord("BETWEEN") && toks[i+4].IsWord("AND"):
+			if kind := rangeKind(toks[i+1], toks[i+3], toks[i+5]); kind != "" {
+				edits = append(edits, edit{t.Start, toks[i+5].End, "FOR SYSTEM_TIME AS OF CONCAT('\\0lakesql-incremental-between\\0" +
+					kind + "\\0', " + toks[i+3].Text() + ", '\\0', " + toks[i+5].Text() + ")"})
+				i += 5
+			}
 		case t.IsWord("VERSION") && tokensAre(toks[i+1:], "AS", "OF"):
 			if i == 0 || !toks[i-1].IsWord("FOR") {
 				edits = append(edits, edit{t.Start, t.Start, "FOR "})
@@ -67,6 +81,67 @@ func rewriteQuery(q string) string {
 		}
 	}
 	return splice(q, edits)
+}
+
+// rangeKind classifies FOR <what> BETWEEN a AND b with literal operands:
+// "version" (snapshot ids or tag names), "timestamp" (two strings) or
+// "unixtime" (two numbers of seconds); "" when it is not such a range.
+func rangeKind(what, a, b Token) string {
+	lit := func(t Token) bool { return t.Kind == lexString || t.Kind == lexNumber && isDigits(t.Text()) }
+	if !lit(a) || !lit(b) {
+		return ""
+	}
+	switch {
+	case what.IsWord("VERSION"):
+		return "version"
+	case what.IsWord("TIMESTAMP") || what.IsWord("SYSTEM_TIME"):
+		if a.Kind == lexString && b.Kind == lexString {
+			return "timestamp"
+		}
+		if a.Kind == lexNumber && b.Kind == lexNumber {
+			return "unixtime"
+		}
+	}
+	return ""
+}
+
+// hasUnsupportedRange reports a FOR VERSION/TIMESTAMP/SYSTEM_TIME BETWEEN
+// (or FROM … TO, CONTAINED IN) that rewriteQuery does not turn into a
+// snapshot range: operands that are not literals, or another form. GMS
+// v0.20.0 would fail on it without a useful message.
+func hasUnsupportedRange(q string) bool {
+	toks, err := Lex(q)
+	if err != nil {
+		return false
+	}
+	for i := 0; i+2 < len(toks); i++ {
+		if !toks[i].IsWord("FOR") {
+			continue
+		}
+		w, op := toks[i+1], toks[i+2]
+		if !(w.IsWord("VERSION") || w.IsWord("TIMESTAMP") || w.IsWord("SYSTEM_TIME")) {
+			continue
+		}
+		if op.IsWord("FROM") || op.IsWord("CONTAINED") || op.IsWord("ALL") {
+			return true
+		}
+		if op.IsWord("BETWEEN") && !(i+5 < len(toks) && toks[i+4].IsWord("AND") && rangeKind(w, toks[i+3], toks[i+5]) != "") {
+			return true
+		}
+	}
+	for i := 0; i+1 < len(toks); i++ {
+		if toks[i].IsWord("VERSIONS") && (toks[i+1].IsWord("BETWEEN") || toks[i+1].IsWord("FROM") || toks[i+1].IsWord("ALL") || toks[i+1].IsWord("CONTAINED")) {
+			return true
+		}
+	}
+	return false
+}
+
+// errUnsupportedRange is the error for a snapshot range lakesql cannot take
+// (1235).
+func errUnsupportedRange() error {
+	return mysql.NewSQLError(mysql.ERNotSupportedYet, mysql.SSClientError,
+		"lakesql: a snapshot range is written FOR VERSION BETWEEN s AND e (snapshot ids or tags) or FOR TIMESTAMP BETWEEN '…' AND '…', with literal operands, on `t$audit_log` or `t$binlog`")
 }
 
 func isDigits(s string) bool {
@@ -126,6 +201,9 @@ func errAsOfPlaceholder() error {
 }
 
 func (h *handler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
+	if hasUnsupportedRange(query) {
+		return errUnsupportedRange()
+	}
 	return provider.SQLError(h.Handler.ComQuery(ctx, c, rewriteQuery(query), callback))
 }
 
@@ -138,5 +216,9 @@ func (h *handler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, p
 	if hasAsOfPlaceholder(query) {
 		return nil, errAsOfPlaceholder()
 	}
-	return h.Handler.ComPrepare(ctx, c, rewriteQuery(query), prepare)
+	if hasUnsupportedRange(query) {
+		return nil, errUnsupportedRange()
+	}
+	fields, err := h.Handler.ComPrepare(ctx, c, rewriteQuery(query), prepare)
+	return fields, provider.SQLError(err)
 }

@@ -26,6 +26,15 @@ func TestRewriteQuery(t *testing.T) {
 		"SELECT `VERSION AS OF 3` FROM t":                             "SELECT `VERSION AS OF 3` FROM t",
 		"SELECT * FROM t VERSION AS OF 3 WHERE s = 'VERSION AS OF 4'": "SELECT * FROM t FOR VERSION AS OF 3 WHERE s = 'VERSION AS OF 4'",
 		"SELECT 'unterminated VERSION AS OF 3":                        "SELECT 'unterminated VERSION AS OF 3",
+		// Snapshot ranges of $audit_log / $binlog.
+		"SELECT * FROM `t$audit_log` FOR VERSION BETWEEN 1 AND 5 WHERE id = 1":            "SELECT * FROM `t$audit_log` FOR SYSTEM_TIME AS OF CONCAT('\\0lakesql-incremental-between\\0version\\0', 1, '\\0', 5) WHERE id = 1",
+		"SELECT * FROM `t$binlog` for version between 'a' and 'b'":                        "SELECT * FROM `t$binlog` FOR SYSTEM_TIME AS OF CONCAT('\\0lakesql-incremental-between\\0version\\0', 'a', '\\0', 'b')",
+		"SELECT * FROM `t$audit_log` FOR TIMESTAMP BETWEEN '2026-01-01' AND '2026-02-01'": "SELECT * FROM `t$audit_log` FOR SYSTEM_TIME AS OF CONCAT('\\0lakesql-incremental-between\\0timestamp\\0', '2026-01-01', '\\0', '2026-02-01')",
+		"SELECT * FROM `t$audit_log` FOR SYSTEM_TIME BETWEEN 1767225600 AND 1767225601":   "SELECT * FROM `t$audit_log` FOR SYSTEM_TIME AS OF CONCAT('\\0lakesql-incremental-between\\0unixtime\\0', 1767225600, '\\0', 1767225601)",
+		// A column named version or timestamp in a WHERE clause is not a range.
+		"SELECT * FROM t WHERE version BETWEEN 1 AND 5":         "SELECT * FROM t WHERE version BETWEEN 1 AND 5",
+		"SELECT * FROM t WHERE `timestamp` BETWEEN '1' AND '2'": "SELECT * FROM t WHERE `timestamp` BETWEEN '1' AND '2'",
+		"SELECT 'FOR VERSION BETWEEN 1 AND 5'":                  "SELECT 'FOR VERSION BETWEEN 1 AND 5'",
 	}
 	for in, want := range cases {
 		if got := rewriteQuery(in); got != want {
@@ -53,6 +62,26 @@ func TestHasAsOfPlaceholder(t *testing.T) {
 	} {
 		if got := hasAsOfPlaceholder(q); got != want {
 			t.Errorf("hasAsOfPlaceholder(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
+
+func TestHasUnsupportedRange(t *testing.T) {
+	for q, want := range map[string]bool{
+		"SELECT * FROM `t$audit_log` FOR VERSION BETWEEN 1 AND 5":       false,
+		"SELECT * FROM `t$audit_log` FOR TIMESTAMP BETWEEN '1' AND '2'": false,
+		"SELECT * FROM `t$audit_log` FOR VERSION BETWEEN ? AND ?":       true,
+		"SELECT * FROM `t$audit_log` FOR VERSION BETWEEN 1+1 AND 5":     true,
+		"SELECT * FROM `t$audit_log` FOR VERSION FROM 1 TO 5":           true,
+		"SELECT * FROM `t$audit_log` FOR SYSTEM_TIME ALL":               true,
+		"SELECT * FROM `t$audit_log` VERSIONS BETWEEN 1 AND 5":          true,
+		"SELECT * FROM `t$audit_log` FOR TIMESTAMP BETWEEN '1' AND 2":   true,
+		"SELECT * FROM t WHERE version BETWEEN ? AND ?":                 false,
+		"SELECT 'FOR VERSION BETWEEN ? AND ?'":                          false,
+		"SELECT * FROM t FOR VERSION AS OF 3":                           false,
+	} {
+		if got := hasUnsupportedRange(q); got != want {
+			t.Errorf("hasUnsupportedRange(%q) = %v, want %v", q, got, want)
 		}
 	}
 }

@@ -153,8 +153,9 @@ func (c internalConn) RemoteAddr() net.Addr { return c.addr }
 
 // OpenDB returns a connection pool of in-process connections logged in as
 // user@host, with database as the current database (none when "") and
-// go-sql-driver's params (e.g. "parseTime": "true"). The server must have
-// been started (Start).
+// go-sql-driver's params. Values come as MySQL's text (no parseTime);
+// statements' arguments are interpolated client-side. The server must
+// have been started (Start).
 func (s *Server) OpenDB(user, host, database string, params map[string]string) (*sql.DB, error) {
 	cfg := mysql.NewConfig()
 	cfg.User = user
@@ -164,7 +165,6 @@ func (s *Server) OpenDB(user, host, database string, params map[string]string) (
 	cfg.Params = params
 	cfg.AllowNativePasswords = true
 	cfg.InterpolateParams = true
-	cfg.ParseTime = true
 	as := access.InternalAddr{User: user, Host: host}
 	cfg.DialFunc = func(ctx context.Context, _, _ string) (net.Conn, error) { return s.listener.dial(ctx, as) }
 	conn, err := mysql.NewConnector(cfg)

@@ -64,11 +64,11 @@ type mergeStmt struct {
 //
 // where source is a table (optionally with AS OF) or a parenthesised query.
 func parseMerge(q string) (*mergeStmt, error) {
-	toks, err := wLex(q)
+	toks, err := tokens(q, mysqlDialect, errWriteSyntax)
 	if err != nil {
 		return nil, err
 	}
-	p := &wparser{src: q, toks: toks}
+	p := &parser{src: q, toks: toks, syntaxErr: errWriteSyntax}
 	if err := p.expectKw("MERGE", "INTO"); err != nil {
 		return nil, err
 	}
@@ -81,7 +81,7 @@ func parseMerge(q string) (*mergeStmt, error) {
 		if s.alias, err = p.ident(); err != nil {
 			return nil, err
 		}
-	} else if t := p.peek(); (t.kind == wIdent || t.kind == wQuoted) && !t.is("USING") {
+	} else if t := p.peek(); (t.kind == tokIdent || t.kind == tokQuotedIdent) && !t.is("USING") {
 		s.alias = t.text
 		p.pos++
 	}
@@ -94,7 +94,7 @@ func parseMerge(q string) (*mergeStmt, error) {
 	if err := p.expectKw("ON"); err != nil {
 		return nil, err
 	}
-	if s.on, err = p.exprUntil("a join condition", func(t wtok) bool { return t.is("WHEN") }); err != nil {
+	if s.on, err = p.exprUntil("a join condition", func(t token) bool { return t.is("WHEN") }); err != nil {
 		return nil, err
 	}
 	for p.acceptKw("WHEN") {
@@ -114,7 +114,7 @@ func parseMerge(q string) (*mergeStmt, error) {
 }
 
 // mergeSource parses the USING source and its alias.
-func (p *wparser) mergeSource(s *mergeStmt) error {
+func (p *parser) mergeSource(s *mergeStmt) error {
 	first := p.pos
 	if p.peek().sym("(") {
 		if _, err := p.parenGroup("the source query"); err != nil {
@@ -123,7 +123,7 @@ func (p *wparser) mergeSource(s *mergeStmt) error {
 		s.source = p.src[p.toks[first].start:p.toks[p.pos-1].end]
 		p.acceptKw("AS")
 		t := p.peek()
-		if t.kind != wIdent && t.kind != wQuoted || t.is("ON") {
+		if t.kind != tokIdent && t.kind != tokQuotedIdent || t.is("ON") {
 			return p.errorf("a source query needs an alias")
 		}
 		s.sourceAlias = t.text
@@ -141,7 +141,7 @@ func (p *wparser) mergeSource(s *mergeStmt) error {
 	nameEnd := p.pos
 	for depth := 0; depth > 0 || !p.peek().is("ON"); p.pos++ {
 		switch t := p.peek(); {
-		case t.kind == wEOF:
+		case t.kind == tokEOF:
 			return p.errorf("expected ON")
 		case t.sym("("):
 			depth++
@@ -153,7 +153,7 @@ func (p *wparser) mergeSource(s *mergeStmt) error {
 	text := func(from, to int) string { return p.src[p.toks[from].start:p.toks[to-1].end] }
 	if last := end - 1; last >= nameEnd {
 		t, prev := p.toks[last], p.toks[last-1]
-		if (t.kind == wIdent || t.kind == wQuoted) && !prev.sym(".") && !prev.is("OF") {
+		if (t.kind == tokIdent || t.kind == tokQuotedIdent) && !prev.sym(".") && !prev.is("OF") {
 			s.sourceAlias = t.text
 			end = last
 			if prev.is("AS") {
@@ -173,7 +173,7 @@ func (p *wparser) mergeSource(s *mergeStmt) error {
 }
 
 // mergeClause parses one clause after WHEN.
-func (p *wparser) mergeClause(target string) (mergeClause, error) {
+func (p *parser) mergeClause(target string) (mergeClause, error) {
 	var c mergeClause
 	switch {
 	case p.acceptKw("MATCHED"):
@@ -190,7 +190,7 @@ func (p *wparser) mergeClause(target string) (mergeClause, error) {
 	}
 	var err error
 	if p.acceptKw("AND") {
-		if c.cond, err = p.exprUntil("a condition", func(t wtok) bool { return t.is("THEN") }); err != nil {
+		if c.cond, err = p.exprUntil("a condition", func(t token) bool { return t.is("THEN") }); err != nil {
 			return c, err
 		}
 	}
@@ -215,7 +215,7 @@ func (p *wparser) mergeClause(target string) (mergeClause, error) {
 			if err := p.expectSym("="); err != nil {
 				return c, err
 			}
-			e, err := p.exprUntil("an expression", func(t wtok) bool { return t.sym(",") || t.is("WHEN") })
+			e, err := p.exprUntil("an expression", func(t token) bool { return t.sym(",") || t.is("WHEN") })
 			if err != nil {
 				return c, err
 			}
@@ -233,7 +233,7 @@ func (p *wparser) mergeClause(target string) (mergeClause, error) {
 			break
 		}
 		if p.peek().sym("(") {
-			if c.cols, err = p.identList(target); err != nil {
+			if c.cols, err = p.columnList(target); err != nil {
 				return c, err
 			}
 		}
@@ -244,7 +244,7 @@ func (p *wparser) mergeClause(target string) (mergeClause, error) {
 			return c, err
 		}
 		for {
-			e, err := p.exprUntil("an expression", func(t wtok) bool { return t.sym(",") || t.sym(")") })
+			e, err := p.exprUntil("an expression", func(t token) bool { return t.sym(",") || t.sym(")") })
 			if err != nil {
 				return c, err
 			}

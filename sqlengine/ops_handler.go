@@ -46,8 +46,9 @@ func (h *opsHandler) ConnectionClosed(c *mysql.Conn) {
 
 // statementRun is one statement's figures while it runs.
 type statementRun struct {
+	limits   limits
 	start    time.Time
-	scan     metrics.Statement
+	scan     *metrics.Statement
 	rows     int64
 	affected uint64
 }
@@ -60,23 +61,34 @@ func (r *statementRun) count(res *sqltypes.Result) {
 }
 
 func (h *opsHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
-	run := &statementRun{start: time.Now()}
-	ctx = metrics.WithStatement(ctx, &run.scan)
+	run, ctx, done := h.begin(ctx, c, query)
+	defer done()
 	err := h.Handler.ComQuery(ctx, c, query, func(res *sqltypes.Result, more bool) error {
 		run.count(res)
 		return callback(res, more)
 	})
+	err = interrupted(ctx, run.limits, run.scan, err) // limits.go
 	h.s.observeStatement(c, query, run, err)
 	return err
 }
 
+// begin starts a statement: its figures and memory limit in the context,
+// and its deadline (limits.go).
+func (h *opsHandler) begin(ctx context.Context, c *mysql.Conn, query string) (*statementRun, context.Context, context.CancelFunc) {
+	run := &statementRun{start: time.Now(), scan: new(metrics.Statement), limits: h.s.statementLimits(c, query)}
+	run.scan.Limit = run.limits.memory
+	ctx, cancel := run.limits.apply(metrics.WithStatement(ctx, run.scan))
+	return run, ctx, cancel
+}
+
 func (h *opsHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
-	run := &statementRun{start: time.Now()}
-	ctx = metrics.WithStatement(ctx, &run.scan)
+	run, ctx, done := h.begin(ctx, c, query)
+	defer done()
 	rest, err := h.Handler.ComMultiQuery(ctx, c, query, func(res *sqltypes.Result, more bool) error {
 		run.count(res)
 		return callback(res, more)
 	})
+	err = interrupted(ctx, run.limits, run.scan, err)
 	stmt := query
 	if err == nil && len(rest) < len(query) {
 		stmt = query[:len(query)-len(rest)]
@@ -86,14 +98,26 @@ func (h *opsHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query str
 }
 
 func (h *opsHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
-	run := &statementRun{start: time.Now()}
-	ctx = metrics.WithStatement(ctx, &run.scan)
+	run, ctx, done := h.begin(ctx, c, prepare.PrepareStmt)
+	defer done()
 	err := h.Handler.ComStmtExecute(ctx, c, prepare, func(res *sqltypes.Result) error {
 		run.count(res)
 		return callback(res)
 	})
+	err = interrupted(ctx, run.limits, run.scan, err)
 	h.s.observeStatement(c, prepare.PrepareStmt, run, err)
 	return err
+}
+
+// ObserveStatement records a statement that ran outside the MySQL protocol
+// (the Flight SQL endpoint's plain scans), as observeStatement does for the
+// protocol's: scan is what its scans planned (metrics.WithStatement), rows
+// the rows it returned.
+func (s *Server) ObserveStatement(query string, start time.Time, scan *metrics.Statement, rows int64, err error) {
+	if scan == nil {
+		scan = new(metrics.Statement)
+	}
+	s.observeStatement(nil, query, &statementRun{start: start, scan: scan, rows: rows}, err)
 }
 
 // maxLoggedStatement bounds the statement text of a log line.
@@ -127,7 +151,7 @@ func (s *Server) observeStatement(c *mysql.Conn, query string, run *statementRun
 	if len(stmt) > maxLoggedStatement {
 		stmt = truncateRunes(stmt, maxLoggedStatement) + "..."
 	}
-	sc := &run.scan
+	sc := run.scan
 	attrs := []slog.Attr{
 		slog.String("statement", stmt),
 		slog.Float64("duration_ms", float64(d.Microseconds())/1000),
@@ -137,6 +161,7 @@ func (s *Server) observeStatement(c *mysql.Conn, query string, run *statementRun
 		slog.String("user", user),
 		slog.String("db", db),
 		slog.Int64("scans", sc.Scans.Load()),
+		slog.Int64("partitions", sc.Partitions.Load()),
 		slog.Int64("files", sc.FilesTotal.Load()),
 		slog.Int64("files_pruned", sc.FilesPruned.Load()),
 		slog.Int64("manifests", sc.ManifestsTotal.Load()),

@@ -38,11 +38,11 @@ func (s *overwriteStmt) staticCols() []partSpec {
 //
 //	INSERT OVERWRITE [TABLE] t [PARTITION (k = v | k, …)] [(cols)] { SELECT … | VALUES (…), … | WITH … | TABLE … }
 func parseOverwrite(q string) (*overwriteStmt, error) {
-	toks, err := wLex(q)
+	toks, err := tokens(q, mysqlDialect, errWriteSyntax)
 	if err != nil {
 		return nil, err
 	}
-	p := &wparser{src: q, toks: toks}
+	p := &parser{src: q, toks: toks, syntaxErr: errWriteSyntax}
 	if err := p.expectKw("INSERT", "OVERWRITE"); err != nil {
 		return nil, err
 	}
@@ -60,8 +60,8 @@ func parseOverwrite(q string) (*overwriteStmt, error) {
 	if p.atKw("IF", "NOT", "EXISTS") {
 		return nil, notSupported("INSERT OVERWRITE … IF NOT EXISTS")
 	}
-	if p.peek().sym("(") && !p.at(1).is("SELECT") && !p.at(1).is("WITH") && !p.at(1).sym("(") {
-		if s.cols, err = p.identList(s.table); err != nil {
+	if p.peek().sym("(") && !p.peekAt(1).is("SELECT") && !p.peekAt(1).is("WITH") && !p.peekAt(1).sym("(") {
+		if s.cols, err = p.columnList(s.table); err != nil {
 			return nil, err
 		}
 	}
@@ -89,7 +89,7 @@ func parseOverwrite(q string) (*overwriteStmt, error) {
 }
 
 // partitionSpec parses ( k = v | k , … ).
-func (p *wparser) partitionSpec(s *overwriteStmt) error {
+func (p *parser) partitionSpec(s *overwriteStmt) error {
 	if err := p.expectSym("("); err != nil {
 		return err
 	}
@@ -105,14 +105,14 @@ func (p *wparser) partitionSpec(s *overwriteStmt) error {
 			neg := t.sym("-")
 			if neg || t.sym("+") {
 				t = p.next()
-				if t.kind != wNumber {
+				if t.kind != tokNumber {
 					return p.errorf("expected a number")
 				}
 			}
 			switch {
-			case t.kind == wString:
+			case t.kind == tokString:
 				ps.text = t.text
-			case t.kind == wNumber:
+			case t.kind == tokNumber:
 				ps.text = t.text
 				if neg {
 					ps.text = "-" + t.text
@@ -146,7 +146,7 @@ func (p *wparser) partitionSpec(s *overwriteStmt) error {
 
 // valuesWith parses VALUES (…), … and returns its text with the static
 // partition values appended to every row, as Spark fills them in.
-func (p *wparser) valuesWith(static []partSpec) (string, error) {
+func (p *parser) valuesWith(static []partSpec) (string, error) {
 	start := p.next() // VALUES
 	var b strings.Builder
 	last := start.start

@@ -2,6 +2,7 @@ package sqlengine
 
 import (
 	"context"
+	"log/slog"
 	"strings"
 	"sync/atomic"
 
@@ -43,6 +44,9 @@ func (s *Server) PlanPlainScan(ctx context.Context, who Account, db, query strin
 	}
 	if stmts, rest := SplitStatements(query); len(stmts)+boolInt(strings.TrimSpace(rest) != "") != 1 {
 		return nil, nil
+	}
+	if err := s.sec.users.Refresh(ctx, accountRefresh); err != nil {
+		slog.Warn("reloading the accounts failed; using the ones loaded before", "err", err)
 	}
 	sess := newSession(sql.NewBaseSessionWithClientServer("lakesql-internal",
 		sql.Client{User: who.User, Address: who.AccountHost}, 1<<31|planSessionID.Add(1)))
@@ -112,4 +116,4 @@ func boolInt(b bool) int {
 
 // toSQLError gives an analysis error its MySQL code, as the handler chain
 // would.
-func toSQLError(err error) error { return provider.SQLError(err) }
+func toSQLError(err error) error { return accessError(provider.SQLError(err)) }

@@ -184,6 +184,12 @@ func (h *protoHandler) fixResult(c *mysql.Conn, r *sqltypes.Result) {
 	} else if r.Info != "" {
 		r.Info = fitInfo(r.Info)
 	}
+	if isShowVariablesLayout(r.Fields) {
+		showBoolsAsOnOff(r.Rows)
+	}
+	if isShowKeysLayout(r.Fields) {
+		ascendingKeyColumns(r.Rows)
+	}
 	explain := isExplainLayout(r.Fields)
 	for _, row := range r.Rows {
 		for i, v := range row {
@@ -195,6 +201,32 @@ func (h *protoHandler) fixResult(c *mysql.Conn, r *sqltypes.Result) {
 }
 
 var nullText = []byte("NULL")
+
+// showKeysColumns are SHOW KEYS/INDEX's columns up to Collation.
+var showKeysColumns = []string{"Table", "Non_unique", "Key_name", "Seq_in_index", "Column_name", "Collation"}
+
+func isShowKeysLayout(fields []*querypb.Field) bool {
+	if len(fields) != 15 {
+		return false
+	}
+	for i, n := range showKeysColumns {
+		if fields[i].Name != n {
+			return false
+		}
+	}
+	return true
+}
+
+// ascendingKeyColumns reports the Collation of an index column as MySQL
+// does for a B-tree index: 'A' (ascending; the PRIMARY key is Paimon's
+// sort order). GMS v0.20.0 reports NULL, which tools read as "not sorted".
+func ascendingKeyColumns(rows [][]sqltypes.Value) {
+	for _, row := range rows {
+		if len(row) > 5 && !row[4].IsNull() && row[5].IsNull() {
+			row[5] = sqltypes.MakeTrusted(sqltypes.VarChar, []byte("A"))
+		}
+	}
+}
 
 // okInfoLen is the length an OK packet's info must have: vitess writes the
 // info as the byte '#' and the text, while clients (libmysqlclient,
@@ -216,6 +248,40 @@ func fitInfo(info string) string {
 		info = info[:i]
 	}
 	return info + strings.Repeat(" ", okInfoLen-len(info))
+}
+
+// isShowVariablesLayout reports SHOW [GLOBAL|SESSION] VARIABLES' columns.
+func isShowVariablesLayout(fields []*querypb.Field) bool {
+	return len(fields) == 2 && fields[0].Name == "Variable_name" && fields[1].Name == "Value"
+}
+
+var (
+	onText  = sqltypes.NewVarChar("ON")
+	offText = sqltypes.NewVarChar("OFF")
+)
+
+// showBoolsAsOnOff writes boolean system variables as ON/OFF, as MySQL's
+// SHOW VARIABLES does (GMS writes 1/0; tools test `local_infile` or
+// `partial_revokes` against "ON"). SELECT @@x stays 1/0, as in MySQL.
+func showBoolsAsOnOff(rows [][]sqltypes.Value) {
+	for _, row := range rows {
+		if len(row) != 2 {
+			continue
+		}
+		sv, _, ok := sql.SystemVariables.GetGlobal(row[0].ToString())
+		if !ok {
+			continue
+		}
+		if _, isBool := sv.GetType().(types.SystemBoolType); !isBool {
+			continue
+		}
+		switch row[1].ToString() {
+		case "1":
+			row[1] = onText
+		case "0":
+			row[1] = offText
+		}
+	}
 }
 
 // explainColumns are the columns of MySQL's (and GMS's) traditional EXPLAIN,

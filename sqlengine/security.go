@@ -59,6 +59,13 @@ type security struct {
 // (`lakesql serve` prints them).
 func (s *Server) SecurityNotes() []string { return s.sec.notes }
 
+// Authenticator is the server's authentication over its accounts (the
+// Flight SQL endpoint checks passwords with it).
+func (s *Server) Authenticator() *access.AuthServer { return s.sec.auth }
+
+// TLSConfig is the server's TLS configuration (nil without TLS).
+func (s *Server) TLSConfig() *tls.Config { return s.tlsConfig }
+
 // Users is the server's account store.
 func (s *Server) Users() *access.Users { return s.sec.users }
 
@@ -134,6 +141,7 @@ func (s *Server) setupSecurity(ctx context.Context, policy *access.Policy, scfg 
 			return fmt.Errorf("sqlengine: TLS certificate: %w", err)
 		}
 		scfg.TLSConfig = &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
+		s.tlsConfig = scfg.TLSConfig
 		s.sec.notes = append(s.sec.notes, "TLS enabled")
 	}
 	if sc.RequireSecureTransport && scfg.TLSConfig == nil {

@@ -2,6 +2,7 @@ package sqlengine
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"net"
 	"sync/atomic"
@@ -14,6 +15,7 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/lakesql/lakesql/internal/storage"
+	"github.com/lakesql/lakesql/lsmwrite"
 	"github.com/lakesql/lakesql/provider"
 	"github.com/lakesql/lakesql/snapshot"
 	"github.com/lakesql/lakesql/sqlengine/access"
@@ -53,22 +55,29 @@ type Config struct {
 	// MaxExecutionTime is the default of the global max_execution_time (0:
 	// none).
 	MaxExecutionTime time.Duration
-	// CompactionWorkers is the number of background compaction workers.
+	// CompactionWorkers is the number of background workers of automatic
+	// compaction (default 1; negative: none, every compaction runs in the
+	// committing statement, which is also what an Embedded server does).
 	CompactionWorkers int
 }
 
+// DefaultCompactionWorkers is the default of Config.CompactionWorkers.
+const DefaultCompactionWorkers = 1
+
 // Server is a running lakesql MySQL-protocol server.
 type Server struct {
-	cfg      Config
-	store    storage.Storage
-	provider *provider.Provider
-	engine   *sqle.Engine
-	srv      *server.Server
-	sec      security
-	listener *connListener   // TCP and in-process connections (internal_conn.go)
-	sessions sessionRegistry // connection id → session (protocol.go)
-	drain    drain           // running statements, for Shutdown (shutdown.go)
-	started  atomic.Bool     // Start has begun accepting (health.go)
+	cfg       Config
+	store     storage.Storage
+	provider  *provider.Provider
+	engine    *sqle.Engine
+	srv       *server.Server
+	sec       security
+	listener  *connListener   // TCP and in-process connections (internal_conn.go)
+	sessions  sessionRegistry // connection id → session (protocol.go)
+	drain     drain           // running statements, for Shutdown (shutdown.go)
+	started   atomic.Bool     // Start has begun accepting (health.go)
+	tlsConfig *tls.Config     // nil without TLS (security.go)
+	compact   *lsmwrite.AutoCompactor
 }
 
 // New opens the warehouse (creating it with a `default` database on first
@@ -80,7 +89,10 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if cfg.Host == "" {
 		cfg.Host = "127.0.0.1"
 	}
-	routeLogrus() // GMS's logrus into slog (logging.go)
+	routeLogrus()                                       // GMS's logrus into slog (logging.go)
+	if err := registerLimitVariables(cfg); err != nil { // limits.go
+		return nil, fmt.Errorf("sqlengine: limits: %w", err)
+	}
 	if cfg.ManifestCacheEntries != 0 {
 		snapshot.SetManifestCacheEntries(max(cfg.ManifestCacheEntries, 0))
 	}
@@ -91,12 +103,22 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sqlengine: open warehouse %s: %w", cfg.Warehouse, err)
 	}
-	pro, err := provider.New(ctx, st, provider.Options{ReadOnly: cfg.ReadOnly, TableDefaults: cfg.TableDefaults})
+	workers := cfg.CompactionWorkers
+	switch {
+	case cfg.Embedded || workers < 0:
+		workers = 0 // lakesql sql/shell/load exit right after their statements
+	case workers == 0:
+		workers = DefaultCompactionWorkers
+	}
+	compactor := lsmwrite.NewAutoCompactor(lsmwrite.AutoOptions{Workers: workers})
+	pro, err := provider.New(ctx, st, provider.Options{ReadOnly: cfg.ReadOnly, TableDefaults: cfg.TableDefaults, Compactor: compactor,
+		Maintainer: lsmwrite.NewMaintainer()})
 	if err != nil {
+		compactor.Close()
 		st.Close()
 		return nil, err
 	}
-	s := &Server{cfg: cfg, store: st, provider: pro}
+	s := &Server{cfg: cfg, store: st, provider: pro, compact: compactor}
 	policy := &access.Policy{ReadOnly: cfg.ReadOnly}
 	engine := NewEngine(pro, cfg.ReadOnly, analyzer.Rule{Id: access.RuleID, Apply: policy.Rule})
 	s.engine = engine
@@ -106,12 +128,14 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		Version:  serverVersion,
 	}
 	if err := s.setupSecurity(ctx, policy, &scfg); err != nil { // security.go
+		compactor.Close()
 		st.Close()
 		return nil, err
 	}
 	var tcp net.Listener
 	if !cfg.Embedded {
 		if tcp, err = net.Listen("tcp", scfg.Address); err != nil {
+			compactor.Close()
 			st.Close()
 			return nil, fmt.Errorf("sqlengine: listen on %s: %w", scfg.Address, err)
 		}
@@ -122,9 +146,10 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	// (ops_handler.go), panic guard (builtins_handler.go), protocol
 	// status and query front (protocol.go), access (security.go), DDL/MERGE
 	// fronts (ddl_handler.go), GMS.
-	srv, err := server.NewServerWithHandler(scfg, engine, sql.NewContext, s.sessionBuilder, nil, s.wrapOps(wrapBuiltins(s.wrapProtocol)))
+	srv, err := server.NewServerWithHandler(scfg, engine, newContext, s.sessionBuilder, nil, s.wrapOps(wrapBuiltins(s.wrapProtocol)))
 	if err != nil {
 		s.listener.Close()
+		compactor.Close()
 		st.Close()
 		return nil, fmt.Errorf("sqlengine: server on %s: %w", scfg.Address, err)
 	}
@@ -150,9 +175,25 @@ func NewEngine(pro *provider.Provider, readOnly bool, pre ...analyzer.Rule) *sql
 	}
 	b = b.AddPreAnalyzeRule(provider.BigInRuleID, provider.BigInRule) // long IN lists are not index ranges (provider/bigin.go)
 	a := b.Build()
-	a.ExecBuilder = newExecBuilder() // LOAD DATA reads CSV as MySQL does (loaddata.go)
+	a.Catalog.InfoSchema = infoSchema{a.Catalog.InfoSchema} // MySQL's information_schema collation (info_schema.go)
+	a.ExecBuilder = newExecBuilder()                        // LOAD DATA reads CSV as MySQL does (loaddata.go)
 	e := sqle.New(a, &sqle.Config{IsReadOnly: readOnly})
-	e.Parser = builtins.Parser(e.Parser) // keeps DECIMAL literals in comparisons exact (builtins/parser.go)
+	// DECIMAL literals in comparisons and CAST … AS DECIMAL kept exact,
+	// INSERT … SELECT … ON DUPLICATE KEY UPDATE c = VALUES(c) (builtins/parser.go).
+	e.Parser = builtins.Parser(e.Parser, func(ctx *sql.Context, db, table string) ([]string, bool) {
+		if db == "" {
+			db = ctx.GetCurrentDatabase()
+		}
+		t, _, err := a.Catalog.Table(ctx, db, table)
+		if err != nil {
+			return nil, false
+		}
+		names := make([]string, 0, len(t.Schema()))
+		for _, c := range t.Schema() {
+			names = append(names, c.Name)
+		}
+		return names, true
+	})
 	return e
 }
 
@@ -165,9 +206,14 @@ func (s *Server) Start() error {
 	return s.srv.Start()
 }
 
+// WaitCompactions returns when no automatic compaction is queued or
+// running (tests; ctx bounds the wait).
+func (s *Server) WaitCompactions(ctx context.Context) error { return s.compact.Wait(ctx) }
+
 // Close stops the server and releases the warehouse.
 func (s *Server) Close() error {
 	err := s.srv.Close()
+	s.compact.Close() // cancels running compactions (their files are deleted)
 	if cerr := s.store.Close(); err == nil {
 		err = cerr
 	}

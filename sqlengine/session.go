@@ -18,6 +18,9 @@ import (
 type Session struct {
 	*sql.BaseSession
 	shape atomic.Value // *resultShape of the last analyzed statement (protocol.go)
+	// noResultsCharset: character_set_results was set to NULL (results
+	// are sent without conversion); GMS keeps '' and reads that back.
+	noResultsCharset atomic.Bool
 }
 
 var (
@@ -45,12 +48,25 @@ func (s *Session) SetSessionVariable(ctx *sql.Context, name string, val interfac
 	if err := s.BaseSession.SetSessionVariable(ctx, name, val); err != nil {
 		return err
 	}
+	if strings.EqualFold(name, "character_set_results") {
+		s.noResultsCharset.Store(val == nil)
+	}
 	if other, ok := txVariablePairs[strings.ToLower(name)]; ok {
 		if v, err := s.BaseSession.GetSessionVariable(ctx, name); err == nil {
 			return s.BaseSession.SetSessionVariable(ctx, other, v)
 		}
 	}
 	return nil
+}
+
+// GetSessionVariable implements sql.Session: character_set_results set to
+// NULL reads back as NULL, as in MySQL (SET character_set_results = NULL
+// is how clients ask for results without conversion).
+func (s *Session) GetSessionVariable(ctx *sql.Context, name string) (interface{}, error) {
+	if s.noResultsCharset.Load() && strings.EqualFold(name, "character_set_results") {
+		return nil, nil
+	}
+	return s.BaseSession.GetSessionVariable(ctx, name)
 }
 
 // StartTransaction implements sql.TransactionSession. A transaction is

@@ -72,6 +72,9 @@ func (s *Server) Shutdown(ctx context.Context) (running int, err error) {
 	case <-ctx.Done():
 		err = fmt.Errorf("sqlengine: statements still running at the shutdown deadline: %w", ctx.Err())
 	}
+	// Background compactions are cancelled, not waited for: they delete
+	// their own files, and the next commit schedules them again.
+	s.compact.Close()
 	if cerr := s.store.Close(); err == nil {
 		err = cerr
 	}

@@ -9,9 +9,10 @@ import (
 )
 
 // interopAlternating are the tables both engines write in turn (Java
-// creates them). lakesql writes neither first-row, deletion-vector nor
-// changelog-producer=lookup tables (they need its compaction), so those are
-// only in the Java → lakesql test.
+// creates them), deletion-vector (merge-on-write) and first-row tables
+// included: each engine restores the other's deletion vectors and
+// compacts over them. changelog-producer=lookup tables are only in the
+// Java → lakesql test (lakesql does not produce that changelog yet).
 var interopAlternating = []struct {
 	name, config, engine string
 	partitioned, seq     bool
@@ -24,12 +25,16 @@ var interopAlternating = []struct {
 	{"agg", "engine=aggregation,bucket=2,partitioned=1", "aggregation", true, false, true},
 	{"append", "pk=0,bucket=-1,partitioned=1", "", true, false, false},
 	{"append_b2", "pk=0,bucket=2", "", false, false, true},
+	{"mow32_part", "engine=deduplicate,bucket=2,dv=32,partitioned=1", "deduplicate", true, false, true},
+	{"mow64_dyn", "engine=deduplicate,bucket=-1,dv=64", "deduplicate", false, false, true},
+	{"mow_partial", "engine=partial-update,bucket=2,dv=32", "partial-update", false, false, true},
+	{"first_row", "engine=first-row,bucket=2,partitioned=1", "first-row", true, false, true},
 }
 
 // TestInteropAlternatingWriters: on each table Java commits, lakesql
-// commits through SQL, Java compacts and commits again, lakesql writes again
-// (with ALTER TABLE ADD COLUMN), and Java writes once more with the evolved
-// schema. Then Java reads every snapshot: lakesql must read each the same
+// commits through SQL (compacting automatically), Java compacts and commits
+// again, lakesql writes again (with ALTER TABLE ADD COLUMN) and fully
+// compacts, and Java writes once more with the evolved schema. Then Java reads every snapshot: lakesql must read each the same
 // (SQL and lsmread, same planned files), snapshot ids must run 1..N without
 // gaps, and every file a commit adds to a bucket must carry sequence numbers
 // above every file already in that bucket (whichever engine wrote them).
@@ -70,9 +75,29 @@ func TestInteropAlternatingWriters(t *testing.T) {
 		}
 		return append(s, fmt.Sprintf("write --warehouse %s --table %s --seed %d --config commits=2 --no-read", wh, table, 3000+i))
 	}))
-	// 4. lakesql writes again, adding a column halfway.
-	for _, w := range writers {
+	// 4. lakesql writes again, adding a column halfway, and runs a full
+	// compaction (the dedicated job) on Java's files and its own.
+	for i, w := range writers {
 		w.run(8, true)
+		if c := interopAlternating[i]; c.compact {
+			// The server's automatic compaction may have left every bucket
+			// fully compacted already, or be running: wait for it, then
+			// every bucket of a primary-key table must end as one run on the
+			// max level (level 3: the harness sets
+			// num-sorted-run.compaction-trigger 3).
+			if err := ws.srv.WaitCompactions(ctx); err != nil {
+				t.Fatal(err)
+			}
+			compactTable(t, wh, "alt", c.name, true)
+			if c.engine == "" {
+				continue // append tables: only small files are joined (three or more, Java's rule)
+			}
+			for _, b := range tableShape(t, conn, "alt."+c.name, "") {
+				if b.runs() != 1 || b.levels[0] != 3 {
+					t.Errorf("%s: partition %s bucket %d has levels %v after lakesql's full compaction", c.name, b.partition, b.bucket, b.levels)
+				}
+			}
+		}
 	}
 	// 5. Java writes with the evolved schema, then reads every snapshot.
 	lines := runHarness(t, script(func(i int, table string) []string {

@@ -6,10 +6,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
+	"io"
 	"os/exec"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -18,72 +19,121 @@ import (
 
 const flinkJar = "interop/flink/target/flink-harness.jar"
 
-// runFlink runs the Flink SQL program (tests/interop/flink) once.
-func runFlink(t *testing.T, args ...string) []javaRead {
+// flinkSession is one JVM of the Flink SQL program (tests/interop/flink) in
+// session mode: each command is a line on its standard input, its output
+// JSON lines followed by {"op":"done"}. One JVM for the whole check spares
+// a second JVM and Flink start-up.
+type flinkSession struct {
+	t      *testing.T
+	cmd    *exec.Cmd
+	cancel context.CancelFunc
+	stdin  io.WriteCloser
+	out    *bufio.Scanner
+	stderr *bytes.Buffer
+	start  time.Time
+}
+
+func startFlink(t *testing.T) *flinkSession {
 	t.Helper()
-	jar := testutil.Built(t, flinkJar, "`mvn -q -B -DskipTests -f tests/interop/flink/flink-pom.xml package`")
+	jar := testutil.Built(t, flinkJar, "`mvn -q -B -DskipTests package` in tests/interop/flink (.ci/run does it)")
 	java := testutil.Command(t, "java")
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
-	defer cancel()
-	// Flink 1.20 on JDK 17 needs these modules opened (as its own scripts do).
-	cmd := exec.CommandContext(ctx, java, append([]string{"-XX:+UseSerialGC",
+	// Flink 1.20 on JDK 17 needs these modules opened (as its own scripts
+	// do); C1 only, as the run is short.
+	cmd := exec.CommandContext(ctx, java, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
 		"--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.lang=ALL-UNNAMED",
 		"--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
 		"--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
 		"--add-opens=java.base/java.net=ALL-UNNAMED", "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
 		"--add-opens=java.base/java.time=ALL-UNNAMED", "--add-opens=java.base/java.math=ALL-UNNAMED",
 		"--add-opens=java.base/java.text=ALL-UNNAMED", "--add-opens=java.sql/java.sql=ALL-UNNAMED",
-		"-jar", jar}, args...)...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err := cmd.Run()
-	t.Logf("flink %s: %v", args[0], time.Since(start).Round(time.Millisecond))
+		"-jar", jar, "session")
+	fs := &flinkSession{t: t, cmd: cmd, cancel: cancel, stderr: &bytes.Buffer{}, start: time.Now()}
+	cmd.Stderr = fs.stderr
+	var err error
+	if fs.stdin, err = cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		tail := stderr.String()
-		if len(tail) > 6000 {
-			tail = tail[len(tail)-6000:]
-		}
-		t.Fatalf("flink %v: %v\n%s", args, err, tail)
+		t.Fatal(err)
+	}
+	fs.out = bufio.NewScanner(stdout)
+	fs.out.Buffer(make([]byte, 1<<20), 1<<26)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(fs.close)
+	return fs
+}
+
+// run sends one command and returns its JSON lines.
+func (fs *flinkSession) run(args ...string) []javaRead {
+	t := fs.t
+	t.Helper()
+	start := time.Now()
+	if _, err := io.WriteString(fs.stdin, strings.Join(args, " ")+"\n"); err != nil {
+		t.Fatalf("flink %s: %v\n%s", args[0], err, fs.tail())
 	}
 	var out []javaRead
-	sc := bufio.NewScanner(&stdout)
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	for sc.Scan() {
-		if len(sc.Bytes()) == 0 || sc.Bytes()[0] != '{' {
+	for fs.out.Scan() {
+		if len(fs.out.Bytes()) == 0 || fs.out.Bytes()[0] != '{' {
 			continue // Flink's own output
 		}
 		var r javaRead
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatalf("flink printed %q: %v", sc.Text(), err)
+		if err := json.Unmarshal(fs.out.Bytes(), &r); err != nil {
+			t.Fatalf("flink printed %q: %v", fs.out.Text(), err)
+		}
+		if r.Op == "done" {
+			t.Logf("flink %s: %v", args[0], time.Since(start).Round(time.Millisecond))
+			return out
 		}
 		out = append(out, r)
 	}
-	return out
+	t.Fatalf("flink %v ended: %v\n%s", args, fs.out.Err(), fs.tail())
+	return nil
+}
+
+func (fs *flinkSession) tail() string {
+	s := fs.stderr.String()
+	if len(s) > 6000 {
+		s = s[len(s)-6000:]
+	}
+	return s
+}
+
+func (fs *flinkSession) close() {
+	if fs.cmd == nil {
+		return
+	}
+	fs.stdin.Close()
+	done := make(chan error, 1)
+	go func() { done <- fs.cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		fs.cancel()
+		<-done
+	}
+	fs.cancel()
+	fs.t.Logf("flink JVM: %v in all", time.Since(fs.start).Round(time.Millisecond))
+	fs.cmd = nil
 }
 
 // TestInteropFlinkSQL: Flink SQL 1.20 with paimon-flink-1.20 creates the
 // design document's orders table (changelog-producer=lookup, deduplicate,
-// in a Paimon catalog on lakesql's warehouse) and orders_rw
-// (changelog-producer=input: lakesql refuses writes to lookup tables until
-// it compacts), INSERTs from VALUES and SELECTs in batch; lakesql reads
-// both the same; lakesql UPDATEs, DELETEs and INSERTs orders_rw; Flink reads
-// it back in batch the same as lakesql, and its streaming read with
-// scan.mode=from-snapshot from lakesql's first snapshot sees lakesql's
-// changes as -U/+U, -D and +I rows.
-//
-// It is opt-in (LAKESQL_INTEROP_FLINK=1, with the jar built from
-// tests/interop/flink/flink-pom.xml), and .ci/run does not run it yet. Its
-// one run (207 s) passed every step except the last: lakesql's UPDATE of a
-// changelog-producer=input table writes +U without the -U of the old row,
-// so Flink's stream lacks "-U|3|10|shipped|…" (a known incompatibility,
-// left for the write path).
+// dynamic buckets, in a Paimon catalog on lakesql's warehouse) and
+// orders_rw (changelog-producer=input, 2 buckets), INSERTs from VALUES and
+// SELECTs in batch; lakesql reads both the same; lakesql UPDATEs, DELETEs
+// and INSERTs both; Flink reads them back in batch the same as lakesql, and
+// its streaming reads with scan.mode=from-snapshot from lakesql's first
+// snapshot see lakesql's changes as -U/+U, -D and +I rows: the changelog
+// lakesql's lookup compaction produced (orders) and the input changelog
+// lakesql wrote with its UPDATE's old row (orders_rw).
 func TestInteropFlinkSQL(t *testing.T) {
-	if os.Getenv("LAKESQL_INTEROP_FLINK") != "1" {
-		t.Skip("the Flink SQL check is opt-in: build tests/interop/flink/flink-pom.xml and set LAKESQL_INTEROP_FLINK=1")
-	}
 	wh := t.TempDir()
-	setup := runFlink(t, "setup", "--warehouse", wh)
+	flink := startFlink(t)
+	setup := flink.run("setup", "--warehouse", wh)
 	ws := startWriteServer(t, wh)
 	db := ws.open(t, "shop")
 	ctx := context.Background()
@@ -118,29 +168,22 @@ func TestInteropFlinkSQL(t *testing.T) {
 	}
 	compare("after Flink's INSERTs", setup)
 
-	if _, err := db.Exec("UPDATE orders SET status = 'x' WHERE order_id = 1"); err == nil {
-		t.Errorf("lakesql wrote the changelog-producer=lookup table; this test expects it to refuse until it compacts")
-	} else {
-		t.Logf("lakesql refuses writing orders (changelog-producer=lookup): %v", err)
-	}
-	from := latest("orders_rw") + 1
-	for _, q := range []string{
-		"UPDATE orders_rw SET status = 'delivered' WHERE order_id = 3",
-		"DELETE FROM orders_rw WHERE order_id = 5",
-		"INSERT INTO orders_rw VALUES (6, 14, 'new', '2026-01-04 00:00:00')",
-	} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatalf("lakesql: %s: %v", q, err)
+	from := map[string]int64{}
+	for _, table := range []string{"orders", "orders_rw"} {
+		from[table] = latest(table) + 1
+		for _, q := range []string{
+			"UPDATE " + table + " SET status = 'delivered' WHERE order_id = 3",
+			"DELETE FROM " + table + " WHERE order_id = 5",
+			"INSERT INTO " + table + " VALUES (6, 14, 'new', '2026-01-04 00:00:00')",
+		} {
+			if _, err := db.Exec(q); err != nil {
+				t.Fatalf("lakesql: %s: %v", q, err)
+			}
 		}
 	}
-	check := runFlink(t, "check", "--warehouse", wh, "--from-snapshot", strconv.FormatInt(from, 10), "--changes", "4")
+	check := flink.run("check", "--warehouse", wh,
+		"--stream", fmt.Sprintf("orders:%d:4", from["orders"]), "--stream", fmt.Sprintf("orders_rw:%d:4", from["orders_rw"]))
 	compare("after lakesql's writes", check)
-	var stream []string
-	for _, r := range check {
-		if r.Op == "stream" {
-			stream = javaRows(r, true)
-		}
-	}
 	want := []string{
 		"+I|6|14|new|2026-01-04 00:00:00",
 		"+U|3|10|delivered|2026-01-02 08:00:00.5",
@@ -148,7 +191,17 @@ func TestInteropFlinkSQL(t *testing.T) {
 		"-U|3|10|shipped|2026-01-02 08:00:00.5",
 	}
 	slices.Sort(want)
-	if d := ioDiffRows(want, stream); d != "" {
-		t.Errorf("Flink's streaming read from snapshot %d (scan.mode=from-snapshot) of lakesql's changes:\n%s", from, d)
+	streams := 0
+	for _, r := range check {
+		if r.Op != "stream" {
+			continue
+		}
+		streams++
+		if d := ioDiffRows(want, javaRows(r, true)); d != "" {
+			t.Errorf("Flink's streaming read of %s from snapshot %d (scan.mode=from-snapshot) of lakesql's changes:\n%s", r.Table, from[r.Table[len("shop."):]], d)
+		}
+	}
+	if streams != 2 {
+		t.Errorf("Flink printed %d streaming reads, want 2", streams)
 	}
 }

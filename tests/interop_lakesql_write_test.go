@@ -95,6 +95,10 @@ func (w *sqlWriter) values(n int) string {
 func (w *sqlWriter) statement() (string, string) {
 	r := w.rnd.IntN(100)
 	switch {
+	case w.engine == "append-dv" && r < 15:
+		return "delete", fmt.Sprintf("DELETE FROM %s WHERE k = %d OR v < %d", w.table, w.rnd.IntN(20), w.rnd.IntN(400)-1000)
+	case w.engine == "append-dv" && r < 35:
+		return "update", fmt.Sprintf("UPDATE %s SET v = %s, s = %s WHERE k BETWEEN %d AND %d", w.table, w.lit("v"), w.lit("s"), w.rnd.IntN(20), w.rnd.IntN(20))
 	case w.engine == "deduplicate" && r < 15:
 		return "delete", fmt.Sprintf("DELETE FROM %s WHERE k = %d OR v < %d", w.table, w.rnd.IntN(20), w.rnd.IntN(400)-1000)
 	case (w.engine == "deduplicate" || w.engine == "partial-update") && r < 35:
@@ -187,10 +191,35 @@ var lakesqlTables = []struct {
 	{"dedup_dyn", "deduplicate", "'bucket' = '-1'", false, false},
 	{"dedup_seq", "deduplicate", "'bucket' = '3', 'sequence.field' = 'sq'", false, true},
 	{"dedup_input", "deduplicate", "'bucket' = '2', 'changelog-producer' = 'input'", true, false},
+	{"dedup_lookup", "deduplicate", "'bucket' = '2', 'changelog-producer' = 'lookup'", true, false},
+	{"partial_lookup", "partial-update", "'bucket' = '-1', 'merge-engine' = 'partial-update', 'changelog-producer' = 'lookup'", false, false},
+	{"dedup_fullcl", "deduplicate", "'bucket' = '2', 'changelog-producer' = 'full-compaction'", false, false},
+	{"partial_fullcl", "partial-update", "'bucket' = '1', 'merge-engine' = 'partial-update', 'changelog-producer' = 'full-compaction', 'full-compaction.delta-commits' = '2'", true, false},
 	{"partial", "partial-update", "'bucket' = '2', 'merge-engine' = 'partial-update'", false, false},
 	{"agg", "aggregation", "'bucket' = '2', 'merge-engine' = 'aggregation', 'fields.v.aggregate-function' = 'sum', 'fields.d.aggregate-function' = 'max', 'fields.s.aggregate-function' = 'listagg'", true, false},
 	{"append", "", "'bucket' = '-1'", true, false},
 	{"append_b2", "", "'bucket' = '2', 'bucket-key' = 'k'", false, false},
+	// Merge-on-write and first-row: every statement's level-0 files are
+	// compacted up with lookup, and Java reads only levels >= 1 with the
+	// deletion vectors lakesql wrote.
+	{"mow32_part", "deduplicate", "'bucket' = '2', 'deletion-vectors.enabled' = 'true'", true, false},
+	{"mow64_dyn", "deduplicate", "'bucket' = '-1', 'deletion-vectors.enabled' = 'true', 'deletion-vectors.bitmap64' = 'true'", false, false},
+	{"mow_seq", "deduplicate", "'bucket' = '2', 'deletion-vectors.enabled' = 'true', 'sequence.field' = 'sq'", false, true},
+	{"mow_partial", "partial-update", "'bucket' = '1', 'merge-engine' = 'partial-update', 'deletion-vectors.enabled' = 'true'", true, false},
+	{"mow_agg", "aggregation", "'bucket' = '2', 'merge-engine' = 'aggregation', 'fields.v.aggregate-function' = 'sum', 'deletion-vectors.enabled' = 'true', 'target-file-size' = '4 kb'", false, false},
+	{"first_row", "first-row", "'bucket' = '2', 'merge-engine' = 'first-row'", true, false},
+	{"first_row_dyn", "first-row", "'bucket' = '-1', 'merge-engine' = 'first-row'", false, false},
+	// Append tables with deletion vectors: UPDATE and DELETE mark rows.
+	{"append_dv", "append-dv", "'bucket' = '-1', 'deletion-vectors.enabled' = 'true', 'deletion-vector.index-file.target-size' = '64 b'", true, false},
+	{"append_dv_b2", "append-dv", "'bucket' = '2', 'bucket-key' = 'k', 'deletion-vectors.enabled' = 'true', 'deletion-vectors.bitmap64' = 'true'", false, false},
+	// Compaction: aggressive automatic compaction (with tiny files, so
+	// whole files move up a level), copy-on-write, and small-file
+	// compaction of append tables.
+	{"dedup_compact", "deduplicate", "'bucket' = '2', 'num-sorted-run.compaction-trigger' = '2', 'target-file-size' = '1 kb'", true, false},
+	{"agg_cow", "aggregation", "'bucket' = '1', 'merge-engine' = 'aggregation', 'fields.v.aggregate-function' = 'sum', 'full-compaction.delta-commits' = '1'", false, false},
+	{"partial_compact", "partial-update", "'bucket' = '-1', 'merge-engine' = 'partial-update', 'num-sorted-run.compaction-trigger' = '3'", false, false},
+	{"append_compact", "", "'bucket' = '2', 'bucket-key' = 'k', 'compaction.min.file-num' = '3'", false, false},
+	{"append_unaware_compact", "", "'bucket' = '-1', 'compaction.min.file-num' = '3'", true, false},
 }
 
 func createLakesqlTable(t *testing.T, conn *sql.Conn, db string, i int) *sqlWriter {
@@ -203,7 +232,7 @@ func createLakesqlTable(t *testing.T, conn *sql.Conn, db string, i int) *sqlWrit
 	if c.seq {
 		cols += ", sq BIGINT"
 	}
-	if c.engine != "" {
+	if c.engine != "" && c.engine != "append-dv" {
 		if c.partitioned {
 			cols += ", PRIMARY KEY (k, p) NOT ENFORCED"
 		} else {
@@ -221,10 +250,15 @@ func createLakesqlTable(t *testing.T, conn *sql.Conn, db string, i int) *sqlWrit
 }
 
 // TestInteropLakesqlWritesJavaReads: lakesql writes a random SQL history per
-// table (every statement kind it supports, ALTER TABLE ADD COLUMN halfway);
-// Java Paimon then reads every snapshot with its own ReadBuilder (one JVM),
-// and each must equal lakesql's read of that snapshot through SQL and
-// lsmread, with the same planned files.
+// table (every statement kind it supports, ALTER TABLE ADD COLUMN halfway),
+// with its automatic compaction on and the dedicated compaction (minor, then
+// full) run twice along the way; Java Paimon then reads every snapshot,
+// APPEND and COMPACT, with its own ReadBuilder (one JVM), and each must
+// equal lakesql's read of that snapshot through SQL and lsmread, with the
+// same planned files; and Java's $audit_log of each snapshot's changes
+// (incremental-between: the changelog files lakesql wrote for the input,
+// lookup and full-compaction producers, the delta otherwise) must equal
+// lakesql's `t$audit_log` FOR VERSION BETWEEN.
 func TestInteropLakesqlWritesJavaReads(t *testing.T) {
 	wh := t.TempDir()
 	ws := startWriteServer(t, wh)
@@ -240,21 +274,41 @@ func TestInteropLakesqlWritesJavaReads(t *testing.T) {
 	}
 	var script []string
 	kinds := map[string]int{}
+	compacts := map[string]int{}
 	for i, c := range lakesqlTables {
 		w := createLakesqlTable(t, conn, "lw", i)
-		w.run(24, true)
+		w.run(8, false)
+		compactTable(t, wh, "lw", c.name, false)
+		w.run(8, true)
+		compactTable(t, wh, "lw", c.name, true)
+		w.run(8, false)
 		for k, n := range w.kinds {
 			kinds[k] += n
 		}
-		script = append(script, fmt.Sprintf("read --warehouse %s --table lw.%s --all-snapshots", wh, c.name))
+		compacts[c.name] = count(snapshotKinds(t, conn, "lw."+c.name), "COMPACT")
+		script = append(script, fmt.Sprintf("read --warehouse %s --table lw.%s --all-snapshots", wh, c.name),
+			fmt.Sprintf("read --warehouse %s --table lw.%s --changes", wh, c.name))
 	}
-	t.Logf("lakesql statements by kind: %v", kinds)
+	t.Logf("lakesql statements by kind: %v; COMPACT snapshots by table: %v", kinds, compacts)
+	for _, c := range lakesqlTables {
+		if compacts[c.name] == 0 && c.engine != "" {
+			t.Errorf("%s: no COMPACT snapshot", c.name)
+		}
+	}
 	lines := runHarness(t, script)
 	var st interopStats
 	for _, c := range lakesqlTables {
 		t.Run(c.name, func(t *testing.T) {
 			compareReads(t, db, wh, reads(lines, "lw."+c.name), &st)
+			var changes []javaRead
+			for _, l := range lines {
+				if l.Op == "changes" && l.Table == "lw."+c.name {
+					changes = append(changes, l)
+				}
+			}
+			compareChanges(t, db, changes, &st)
 		})
 	}
-	t.Logf("lakesql → Java: %d tables, %d snapshots compared, %d mismatched", st.tables, st.snapshots, st.mismatches)
+	t.Logf("lakesql → Java: %d tables, %d snapshots compared, %d $audit_log ranges (%d rows) compared, %d mismatched",
+		st.tables, st.snapshots, st.ranges, st.changes, st.mismatches)
 }

@@ -37,7 +37,7 @@ var layerRules = map[string][]string{
 var libraryOwners = map[string][]string{
 	"gocloud.dev":                        {"internal/storage"},
 	"github.com/parquet-go/parquet-go":   {"internal/datafile"},
-	"github.com/apache/arrow-go":         {"internal/datafile"},
+	"github.com/apache/arrow-go":         {"internal/datafile", "sqlengine/flight"},
 	"github.com/RoaringBitmap/roaring":   {"internal/dv"},
 	"github.com/hamba/avro":              {"snapshot/manifest"},
 	"github.com/dolthub/go-mysql-server": {"provider", "procedures", "sqlengine"},
@@ -171,7 +171,7 @@ func TestSortedRunReaderIsShared(t *testing.T) {
 
 // cmdImports are the module packages cmd/lakesql may import: it wires the
 // engine and the library commands, and holds no logic of its own.
-var cmdImports = []string{"sqlengine", "sqlengine/access", "sqlengine/config", "sqlengine/observe", "sqlengine/terminal", "lsmread/inspect"}
+var cmdImports = []string{"sqlengine", "sqlengine/access", "sqlengine/config", "sqlengine/observe", "sqlengine/terminal", "sqlengine/flight", "lsmread/inspect", "lsmwrite/compactjob"}
 
 // TestCmdIsWiring enforces cmdImports.
 func TestCmdIsWiring(t *testing.T) {
@@ -193,6 +193,78 @@ func TestCmdIsWiring(t *testing.T) {
 			if inner, ok := strings.CutPrefix(p, module); ok && !slices.Contains(cmdImports, inner) {
 				t.Errorf("%s imports %s: cmd/lakesql wires only %v", path, p, cmdImports)
 			}
+		}
+	}
+}
+
+// providerBanned are the calls provider's non-test code must not make:
+// provider is the GMS adapter only, so catalog layout (listing, creating
+// and deleting objects), planning and reading files, decoding manifests and
+// writing or committing tables happen below it (snapshot.Catalog, lsmread,
+// lsmwrite), reached through their APIs.
+var providerBanned = map[string]bool{
+	// storage: the catalog layout and file I/O
+	"storage.ListDirs": true, ".ReadAll": true, ".WriteAll": true, ".CreateIfNotExists": true, ".MkdirAll": true, ".Delete": true,
+	// manifests: decoded by snapshot/manifest, read through snapshot's scan and cache
+	"manifest.ReadManifest": true, "manifest.ReadManifestList": true, "manifest.ReadIndexManifest": true,
+	// reading a split row by row (provider uses ReadParallel, ReadPending, LookupKey)
+	".Read": true,
+	// schema files, commits and writers: snapshot.Catalog and lsmwrite.CommitTransaction
+	"snapshot.NewSchemaManager": true, "snapshot.NewCommitter": true, "lsmwrite.NewTableWrite": true,
+}
+
+// providerBannedImports are packages provider must not import at all.
+var providerBannedImports = []string{"internal/datafile", "internal/sortedrun", "internal/dv"}
+
+// TestProviderIsAdapter enforces providerBanned and providerBannedImports,
+// and that lsmread and lsmwrite both read data files through the shared
+// sorted-run leaf.
+func TestProviderIsAdapter(t *testing.T) {
+	fset := token.NewFileSet()
+	usesLeaf := map[string]bool{}
+	walkSources(t, func(path, pkg string) error {
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			inner, ok := strings.CutPrefix(p, module)
+			if !ok {
+				continue
+			}
+			if inner == "internal/sortedrun" {
+				usesLeaf[pkg] = true
+			}
+			if pkg == "provider" && slices.Contains(providerBannedImports, inner) {
+				t.Errorf("%s imports %s: provider is the GMS adapter; files are read below it", path, p)
+			}
+		}
+		if pkg != "provider" {
+			return nil
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			name := "." + sel.Sel.Name
+			if id, ok := sel.X.(*ast.Ident); ok && providerBanned[id.Name+name] {
+				t.Errorf("%s: provider calls %s.%s; that belongs below the GMS adapter", fset.Position(sel.Pos()), id.Name, sel.Sel.Name)
+			} else if providerBanned[name] {
+				t.Errorf("%s: provider calls %s; that belongs below the GMS adapter", fset.Position(sel.Pos()), name)
+			}
+			return true
+		})
+		return nil
+	})
+	for _, pkg := range []string{"lsmread", "lsmwrite"} {
+		if !usesLeaf[pkg] {
+			t.Errorf("%s does not read data files through internal/sortedrun", pkg)
 		}
 	}
 }

@@ -20,7 +20,8 @@ import (
 // pinned in tests/security/requirements.txt) against a TLS server: wrong
 // password and unknown user 1045, a read-only account's writes 1142, file
 // statements 1045/1290, SET GLOBAL 1227, TLS login for a REQUIRE SSL
-// account.
+// account, caching_sha2_password's full authentication over TLS and its
+// fast path.
 func TestSecurityPyMySQL(t *testing.T) {
 	py := testutil.Python(t)
 	cert, key, _ := selfSignedCert(t, t.TempDir())
@@ -30,7 +31,8 @@ func TestSecurityPyMySQL(t *testing.T) {
 		"CREATE DATABASE s", "CREATE TABLE s.t (id BIGINT PRIMARY KEY, v INT)", "INSERT INTO s.t VALUES (1, 1), (2, 2)",
 		"CREATE USER 'pyuser'@'%' IDENTIFIED BY 'pypw'",
 		"CREATE USER 'pyro'@'%' IDENTIFIED BY 'ropw'", "GRANT SELECT ON s.* TO 'pyro'@'%'",
-		"CREATE USER 'pytls'@'%' IDENTIFIED BY 'tlspw' REQUIRE SSL")
+		"CREATE USER 'pytls'@'%' IDENTIFIED BY 'tlspw' REQUIRE SSL",
+		"CREATE USER 'pysha'@'%' IDENTIFIED WITH caching_sha2_password BY 'shapw'")
 	host, port, _ := net.SplitHostPort(srv.Addr())
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -49,6 +51,7 @@ func TestSecurityPyMySQL(t *testing.T) {
 		"ro_insert": 1142.0, "ro_update": 1142.0, "ro_delete": 1142.0, "ro_create": 1142.0, "ro_drop": 1142.0,
 		"ro_outfile": 1045.0, "ro_load_file": 1045.0, "ro_set_global": 1227.0,
 		"tls_user": "pytls@%", "tls_required_plain": 1045.0,
+		"sha_first_plain": 1045.0, "sha_wrong_tls": 1045.0, "sha_full_tls": "pysha@%", "sha_fast_plain": "pysha@%", "sha_wrong_fast": 1045.0,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("PyMySQL results\n got %v\nwant %v", got, want)
@@ -57,7 +60,8 @@ func TestSecurityPyMySQL(t *testing.T) {
 
 // TestSecurityMySQLCLI: the mysql command-line client: wrong password and
 // unknown user 1045, --ssl to a TLS server (and a REQUIRE SSL account),
-// a read-only account refused with 1142, server files with 1290.
+// caching_sha2_password's full authentication over TLS and fast path
+// without, a read-only account refused with 1142, server files with 1290.
 func TestSecurityMySQLCLI(t *testing.T) {
 	bin := testutil.Command(t, "mysql")
 	cert, key, _ := selfSignedCert(t, t.TempDir())
@@ -90,6 +94,17 @@ func TestSecurityMySQLCLI(t *testing.T) {
 	}
 	if out, err := run("--ssl", "-u", "cli", "-pclipw", "-e", "SHOW SESSION STATUS LIKE 'Ssl_cipher'"); err != nil {
 		t.Logf("Ssl_cipher: %v %s", err, out) // informational: GMS may not report it
+	}
+	// caching_sha2_password with the mysql client: full authentication over
+	// TLS first (without TLS it is refused: no RSA keys), then the fast path.
+	mustExec(t, root, "CREATE USER 'clisha'@'%' IDENTIFIED WITH caching_sha2_password BY 'shapw'")
+	expectErr("caching_sha2 first login without TLS", "1045", "--skip-ssl", "-u", "clisha", "-pshapw", "-e", "SELECT 1")
+	expectErr("caching_sha2 wrong password over TLS", "1045", "--ssl", "--ssl-ca="+cert, "-u", "clisha", "-pwrong", "-e", "SELECT 1")
+	if out, err := run("--ssl", "--ssl-ca="+cert, "-u", "clisha", "-pshapw", "-e", "SELECT CURRENT_USER()"); err != nil || strings.TrimSpace(out) != "clisha@%" {
+		t.Errorf("caching_sha2 full authentication over TLS: %v\n%s", err, out)
+	}
+	if out, err := run("--skip-ssl", "-u", "clisha", "-pshapw", "-e", "SELECT CURRENT_USER()"); err != nil || strings.TrimSpace(out) != "clisha@%" {
+		t.Errorf("caching_sha2 fast authentication without TLS: %v\n%s", err, out)
 	}
 	expectErr("read-only INSERT", "1142", "--skip-ssl", "-u", "cli", "-pclipw", "-D", "s", "-e", "INSERT INTO t VALUES (1, 1)")
 	expectErr("read-only CREATE TABLE", "1142", "--skip-ssl", "-u", "cli", "-pclipw", "-D", "s", "-e", "CREATE TABLE u (id INT)")

@@ -237,6 +237,10 @@ func TestSecurityReadOnlyUser(t *testing.T) {
 		{"REPLACE INTO t VALUES (1, 9)", 1142},
 		{"UPDATE t SET v = 9", 1142},
 		{"UPDATE t JOIN src ON t.id = src.id SET t.v = src.v", 1142},
+		{"UPDATE IGNORE t SET v = 9", 1142},
+		{"INSERT INTO t SET id = 7, v = 7", 1142},
+		{"DELETE t FROM t JOIN src ON t.id = src.id", 1142},
+		{"DELETE FROM t", 1142},
 		{"DELETE FROM t WHERE id = 1", 1142},
 		{"TRUNCATE TABLE t", 1142},
 		{"MERGE INTO t USING src ON t.id = src.id WHEN MATCHED THEN UPDATE SET v = src.v WHEN NOT MATCHED THEN INSERT VALUES (src.id, src.v)", 1142},
@@ -247,9 +251,16 @@ func TestSecurityReadOnlyUser(t *testing.T) {
 		{"CREATE TABLE n AS SELECT * FROM t", 1142},
 		{"ALTER TABLE t ADD COLUMN w INT", 1142},
 		{"ALTER TABLE t SET ('snapshot.num-retained.max' = '5')", 1142},
+		{"ALTER TABLE t RESET ('snapshot.num-retained.max')", 1142},
+		{"ALTER TABLE t DROP COLUMN v", 1142},
+		{"ALTER TABLE t RENAME COLUMN v TO w", 1142},
+		{"ALTER TABLE t COMMENT = 'x'", 1142},
+		{"CREATE TABLE n (id BIGINT, p STRING, PRIMARY KEY (id, p) NOT ENFORCED) PARTITIONED BY (p)", 1142},
 		{"RENAME TABLE t TO t2", 1142},
 		{"DROP TABLE t", 1142},
 		{"CREATE INDEX iv ON t (v)", 1142},
+		{"ALTER TABLE t ADD INDEX iv (v)", 1142},
+		{"DROP INDEX iv ON t", 1142},
 		{"CREATE DATABASE n", 1142},
 		{"DROP DATABASE s", 1142},
 		{"LOAD DATA INFILE '" + csv + "' INTO TABLE t FIELDS TERMINATED BY ','", 1142},
@@ -257,9 +268,13 @@ func TestSecurityReadOnlyUser(t *testing.T) {
 		{"SELECT * FROM t INTO OUTFILE '" + filepath.Join(files, "out.txt") + "'", 1045},
 		{"SELECT LOAD_FILE('" + csv + "')", 1045},
 		{"CALL sys.create_tag('s.t', 'x', 1)", 1370},
-		{"CALL sys.compact('s.t')", 1370},
+		{"CALL sys.expire_snapshots('s.t', 1)", 1370},
+		{"CALL sys.rollback_to('s.t', 1)", 1370},
 		{"CREATE USER 'x'@'%' IDENTIFIED BY 'x'", 1142},
 		{"GRANT INSERT ON s.* TO 'reader'@'%'", 1142},
+		{"REVOKE SELECT ON *.* FROM 'root'@'localhost'", 1142},
+		{"RENAME USER 'root'@'localhost' TO 'r2'@'localhost'", 1142},
+		{"ALTER USER 'root'@'localhost' IDENTIFIED BY 'taken'", 1142},
 		{"DROP USER 'root'@'localhost'", 1142},
 		{"SET PASSWORD FOR 'root'@'localhost' = 'taken'", 1142},
 		{"SET GLOBAL local_infile = 0", 1227},
@@ -272,6 +287,24 @@ func TestSecurityReadOnlyUser(t *testing.T) {
 			continue
 		}
 		wantErrNumber(t, "reader: "+c.stmt, err, c.code)
+	}
+	// The same writes as server-side prepared statements (binary protocol).
+	roPrep := mustConnect(t, addr, "reader", "rpw", "s", "interpolateParams=false")
+	for _, c := range []struct {
+		stmt string
+		args []any
+	}{
+		{"INSERT INTO t VALUES (?, ?)", []any{8, 8}},
+		{"UPDATE t SET v = ? WHERE id = ?", []any{9, 1}},
+		{"DELETE FROM t WHERE id = ?", []any{1}},
+		{"REPLACE INTO t VALUES (?, ?)", []any{1, 9}},
+	} {
+		_, err := roPrep.Exec(c.stmt, c.args...)
+		if err == nil {
+			t.Errorf("reader, prepared: %s succeeded", c.stmt)
+			continue
+		}
+		wantErrNumber(t, "reader, prepared: "+c.stmt, err, 1142)
 	}
 	if after := warehouseState(t, wh); !slices.Equal(before, after) {
 		t.Errorf("the reader's statements changed the warehouse:\nbefore %q\nafter  %q", before, after)

@@ -253,7 +253,7 @@ func TestServerDDLDesignDoc(t *testing.T) {
   'changelog-producer' = 'lookup',
   'merge-engine' = 'deduplicate'
 );`
-	s.fails(t, withPath, 1105, "cannot create table at path s3://bucket/warehouse/orders")
+	s.fails(t, withPath, 1235, "cannot create table at path s3://bucket/warehouse/orders")
 	if slices.Contains(s.tables(t), "orders") {
 		t.Fatal("the failed CREATE TABLE left a table behind")
 	}
@@ -354,14 +354,14 @@ func TestServerDDLCreateFlink(t *testing.T) {
 		s.exec(t, fmt.Sprintf("CREATE TABLE compact_%d (id INT, v STRING, PRIMARY KEY (id) NOT ENFORCED) WITH (%s)", i, opts))
 	}
 
-	// Errors: syntax 1064, bad option values 1231, others 1105 with the reason; the connection stays.
+	// Errors: syntax 1064, bad option values 1231, a missing feature 1235 (ER_NOT_SUPPORTED_YET), other errors 1105, with the reason; the connection stays.
 	s.fails(t, "CREATE TABLE bad1 (a INT, b STRING", 1064)
 	s.fails(t, "CREATE TABLE bad2 (a INT) WITH ('bucket' = 'many')", 1231, "bucket", "many")
 	s.fails(t, "CREATE TABLE bad3 (a NOSUCHTYPE) WITH ('bucket' = '1')", 1105, "NOSUCHTYPE")
 	s.fails(t, "CREATE TABLE bad4 (a INT, PRIMARY KEY (b) NOT ENFORCED)", 1105, "b")
-	s.fails(t, "CREATE TABLE bad5 (a INT) WITH ('connector' = 'kafka')", 1105, "kafka")
+	s.fails(t, "CREATE TABLE bad5 (a INT) WITH ('connector' = 'kafka')", 1235, "kafka")
 	s.fails(t, "CREATE TABLE bad6 (a INT, A STRING) WITH ('x' = 'y')", 1060)
-	s.fails(t, "CREATE TABLE bad7 (a INT, j JSON, PRIMARY KEY (a) NOT ENFORCED)", 1105, "JSON")
+	s.fails(t, "CREATE TABLE bad7 (a INT, j JSON, PRIMARY KEY (a) NOT ENFORCED)", 1235, "JSON")
 	s.fails(t, "CREATE TABLE bad8 (a INT) WITH ('bucket' = '1', 'bucket' = '2')", 1105, "twice")
 	s.fails(t, "CREATE TABLE bad9 (a INT, PRIMARY KEY (a) NOT ENFORCED) PARTITIONED BY (a)", 1105)
 	for _, tb := range s.tables(t) {
@@ -420,10 +420,10 @@ func TestServerDDLCreateMySQL(t *testing.T) {
 	if !slices.Equal(g.PrimaryKeys, []string{"id"}) || len(g.Options) != 0 {
 		t.Errorf("g: pk %q, options %v", g.PrimaryKeys, g.Options)
 	}
-	s.fails(t, "CREATE TABLE j (a INT, doc JSON) ROW_FORMAT=DYNAMIC", 1105, "JSON")
-	s.fails(t, "CREATE TABLE j (a INT, doc JSON)", 1105, "JSON")
-	s.fails(t, "CREATE TABLE j (a INT DEFAULT 3)", 1105, "DEFAULT")
-	s.fails(t, "CREATE TABLE j (a INT AUTO_INCREMENT PRIMARY KEY)", 1105, "AUTO_INCREMENT")
+	s.fails(t, "CREATE TABLE j (a INT, doc JSON) ROW_FORMAT=DYNAMIC", 1235, "JSON")
+	s.fails(t, "CREATE TABLE j (a INT, doc JSON)", 1235, "JSON")
+	s.fails(t, "CREATE TABLE j (a INT DEFAULT 3)", 1235, "DEFAULT")
+	s.fails(t, "CREATE TABLE j (a INT AUTO_INCREMENT PRIMARY KEY)", 1235, "AUTO_INCREMENT")
 }
 
 func TestServerDDLLikeAndDrop(t *testing.T) {
@@ -501,15 +501,26 @@ func TestServerDDLAlter(t *testing.T) {
 		t.Errorf("table comment %v", c)
 	}
 	n := len(s.schemas(t, "ddl", "a"))
-	s.fails(t, "ALTER TABLE a SET ('bucket' = '8')", 1105, "rescale is a procedure")
-	s.fails(t, "ALTER TABLE a RESET ('bucket')", 1105, "rescale is a procedure")
-	s.fails(t, "ALTER TABLE a DROP PRIMARY KEY", 1105, "primary key")
-	s.fails(t, "ALTER TABLE a ADD PRIMARY KEY (val)", 1105, "primary key")
-	s.fails(t, "ALTER TABLE a DROP COLUMN id", 1105, "primary key")
-	s.fails(t, "ALTER TABLE a DROP COLUMN dt", 1105, "partition")
-	s.fails(t, "ALTER TABLE a MODIFY val INT", 1105, "widening")
-	s.fails(t, "ALTER TABLE a MODIFY val BIGINT NOT NULL", 1105, "NOT NULL")
-	s.fails(t, "ALTER TABLE a ADD COLUMN nn INT NOT NULL", 1105, "nullable")
+	s.fails(t, "ALTER TABLE a SET ('bucket' = '8')", 1235, "rescale is a procedure")
+	s.fails(t, "ALTER TABLE a RESET ('bucket')", 1235, "rescale is a procedure")
+	s.fails(t, "ALTER TABLE a DROP PRIMARY KEY", 1235, "primary key")
+	s.fails(t, "ALTER TABLE a ADD PRIMARY KEY (val)", 1235, "primary key")
+	s.fails(t, "ALTER TABLE a DROP COLUMN id", 1235, "primary key")
+	s.fails(t, "ALTER TABLE a DROP COLUMN dt", 1235, "partition")
+	s.fails(t, "ALTER TABLE a MODIFY val INT", 1235, "widening")
+	s.fails(t, "ALTER TABLE a MODIFY val BIGINT NOT NULL", 1235, "NOT NULL")
+	s.fails(t, "ALTER TABLE a ADD COLUMN nn INT NOT NULL", 1235, "nullable")
+	// Missing features are MySQL's 1235 (ER_NOT_SUPPORTED_YET) naming them.
+	s.fails(t, "ALTER TABLE a RENAME TO a2", 1235, "renaming a table is not supported")
+	s.fails(t, "ALTER TABLE a RENAME AS a2", 1235, "renaming a table is not supported")
+	s.fails(t, "RENAME TABLE a TO a2", 1235, "renaming a table is not supported")
+	s.fails(t, "RENAME TABLE a TO a2, a2 TO a3", 1235, "renaming a table is not supported")
+	s.fails(t, "ALTER TABLE a ADD COLUMN d INT DEFAULT 3", 1235, "DEFAULT values")
+	s.fails(t, "ALTER TABLE a MODIFY val BIGINT DEFAULT 3", 1235, "DEFAULT values")
+	s.fails(t, "ALTER TABLE a ADD COLUMN ai BIGINT AUTO_INCREMENT", 1235, "AUTO_INCREMENT")
+	if !slices.Contains(s.tables(t), "a") || slices.Contains(s.tables(t), "a2") {
+		t.Errorf("a refused rename changed the tables: %v", s.tables(t))
+	}
 	s.fails(t, "ALTER TABLE a ADD COLUMN val INT", 1060)
 	s.fails(t, "ALTER TABLE a DROP COLUMN nosuch", 1054)
 	s.fails(t, "ALTER TABLE a SET ('snapshot.num-retained.min' = 'x')", 1231, "snapshot.num-retained.min")
@@ -585,7 +596,7 @@ func TestServerDDLShowCreateTable(t *testing.T) {
 	}
 	s.fails(t, "SHOW CREATE TABLE nosuch", 1146)
 	s.fails(t, "SHOW CREATE PAIMON TABLE nosuch", 1146)
-	s.fails(t, "SHOW CREATE PAIMON TABLE `sc$snapshots`", 1105, "SHOW CREATE TABLE")
+	s.fails(t, "SHOW CREATE PAIMON TABLE `sc$snapshots`", 1235, "SHOW CREATE TABLE")
 }
 
 // TestServerDDLReadOnly: the read-only fixture server rejects DDL.

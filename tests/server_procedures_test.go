@@ -2,6 +2,7 @@ package tests
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 	"testing"
@@ -115,7 +116,8 @@ func TestServerCallErrors(t *testing.T) {
 
 func TestServerCallExpireAndRollback(t *testing.T) {
 	s := startMergeServer(t)
-	s.exec(t, "CREATE TABLE t (id BIGINT PRIMARY KEY, v INT) WITH ('bucket' = '1')")
+	// No automatic compaction: the test counts snapshots.
+	s.exec(t, "CREATE TABLE t (id BIGINT PRIMARY KEY, v INT) WITH ('bucket' = '1', 'num-sorted-run.compaction-trigger' = '100')")
 	for i := 1; i <= 6; i++ {
 		s.exec(t, fmt.Sprintf("INSERT INTO t VALUES (%d, %d)", i%3, i))
 	}
@@ -217,4 +219,182 @@ func TestServerCallBranches(t *testing.T) {
 	s.fails(t, "SELECT * FROM `t$branch_dev`", 0, "dev")
 	s.fails(t, "CALL sys.delete_branch('t', 'dev')", 1210, "dev")
 	s.fails(t, "CALL sys.delete_branch('t$branch_x', 'dev')", 1231, "not on a branch")
+}
+
+func TestServerCallExpirePartitions(t *testing.T) {
+	s := startMergeServer(t)
+	s.exec(t, "CREATE TABLE p (id BIGINT, dt STRING, PRIMARY KEY (id, dt) NOT ENFORCED) PARTITIONED BY (dt) WITH ('bucket' = '1')",
+		"INSERT INTO p VALUES (1, '2020-01-01'), (2, '2020-01-02'), (3, '2999-01-01'), (4, 'not-a-date')",
+		"CREATE TABLE h (id BIGINT, d STRING, hr STRING) PARTITIONED BY (d, hr)",
+		"INSERT INTO h VALUES (1, '20200101', '01'), (2, '29990101', '02')")
+	cols, rows := s.call(t, "CALL sys.expire_partitions(table => 'p', expiration_time => '1 d', max_expires => 1)")
+	if cols[0] != "expired_partitions" || len(rows) != 1 || rows[0][0] != "dt=2020-01-01" {
+		t.Fatalf("expire_partitions: %v %v", cols, rows)
+	}
+	mergeSameRows(t, "after one", s.rows(t, "SELECT * FROM p"), []string{"2|2020-01-02", "3|2999-01-01", "4|not-a-date"})
+	_, rows = s.call(t, "CALL sys.expire_partitions('p', '1 d')")
+	if len(rows) != 1 || rows[0][0] != "dt=2020-01-02" {
+		t.Fatalf("expire_partitions again: %v", rows)
+	}
+	_, rows = s.call(t, "CALL sys.expire_partitions('p', '1 d')")
+	if rows[0][0] != "No expired partitions." {
+		t.Errorf("nothing left to expire: %v", rows)
+	}
+	mergeSameRows(t, "kinds", s.snapshots(t, "p"), []string{"1|APPEND", "2|OVERWRITE", "3|OVERWRITE"})
+	// A formatter and a pattern over two partition keys.
+	_, rows = s.call(t, "CALL sys.expire_partitions(table => 'h', expiration_time => '1 d', timestamp_formatter => 'yyyyMMdd HH', timestamp_pattern => '$d $hr')")
+	if len(rows) != 1 || rows[0][0] != "d=20200101, hr=01" {
+		t.Fatalf("expire_partitions with a pattern: %v", rows)
+	}
+	mergeSameRows(t, "h", s.rows(t, "SELECT * FROM h"), []string{"2|29990101|02"})
+	s.fails(t, "CALL sys.expire_partitions('p')", 1210, "expiration time")
+	s.fails(t, "CALL sys.expire_partitions('p', 'soon')", 1231, "expiration_time")
+	s.fails(t, "CALL sys.expire_partitions('p', '1 d', expire_strategy => 'random')", 1231, "expire_strategy")
+	s.fails(t, "CALL sys.expire_partitions('h', '1 d', timestamp_formatter => 'yyyy EEE')", 1210, "not supported")
+	s.exec(t, "CREATE TABLE u (id BIGINT PRIMARY KEY)")
+	s.fails(t, "CALL sys.expire_partitions('u', '1 d')", 1210, "not partitioned")
+}
+
+func TestServerMaintenanceAfterCommit(t *testing.T) {
+	s := startMergeServer(t)
+	// Snapshot expiration after each commit: at most 3 are kept, even
+	// within snapshot.time-retained (1 h); a tag keeps its snapshot readable.
+	s.exec(t, "CREATE TABLE e (id BIGINT PRIMARY KEY, v INT) WITH ('bucket' = '1', 'num-sorted-run.compaction-trigger' = '100', 'snapshot.num-retained.min' = '1', "+
+		"'snapshot.num-retained.max' = '3')",
+		"INSERT INTO e VALUES (1, 1)")
+	s.call(t, "CALL sys.create_tag('e', 'first')")
+	for i := 2; i <= 6; i++ {
+		time.Sleep(2 * time.Millisecond)
+		s.exec(t, fmt.Sprintf("INSERT INTO e VALUES (%d, %d)", i, i))
+	}
+	mergeSameRows(t, "retained snapshots", s.rows(t, "SELECT snapshot_id FROM `e$snapshots`"), []string{"4", "5", "6"})
+	mergeSameRows(t, "AS OF the tag", s.rows(t, "SELECT * FROM e AS OF 'first'"), []string{"1|1"})
+	mergeSameRows(t, "latest", s.rows(t, "SELECT count(*) FROM e"), []string{"6"})
+	// Older than snapshot.time-retained: down to snapshot.num-retained.min.
+	s.exec(t, "ALTER TABLE e SET ('snapshot.time-retained' = '1 ms')")
+	time.Sleep(2 * time.Millisecond)
+	s.exec(t, "INSERT INTO e VALUES (7, 7)")
+	mergeSameRows(t, "time retention", s.rows(t, "SELECT snapshot_id FROM `e$snapshots`"), []string{"7"})
+	mergeSameRows(t, "AS OF the tag still", s.rows(t, "SELECT * FROM e AS OF 'first'"), []string{"1|1"})
+
+	// write-only tables are not maintained.
+	s.exec(t, "CREATE TABLE w (id BIGINT PRIMARY KEY) WITH ('bucket' = '1', 'write-only' = 'true', 'snapshot.num-retained.min' = '1', "+
+		"'snapshot.num-retained.max' = '1', 'snapshot.time-retained' = '1 ms')")
+	for i := 1; i <= 3; i++ {
+		time.Sleep(2 * time.Millisecond)
+		s.exec(t, fmt.Sprintf("INSERT INTO w VALUES (%d)", i))
+	}
+	mergeSameRows(t, "write-only keeps everything", s.rows(t, "SELECT snapshot_id FROM `w$snapshots`"), []string{"1", "2", "3"})
+
+	// Partition expiration after commits (checked at every commit here).
+	s.exec(t, "CREATE TABLE p (id BIGINT, dt STRING) PARTITIONED BY (dt) WITH ('partition.expiration-time' = '7 d', "+
+		"'partition.expiration-check-interval' = '0 s')",
+		"INSERT INTO p VALUES (1, '2020-01-01'), (2, '2999-12-31')")
+	mergeSameRows(t, "expired partition dropped", s.rows(t, "SELECT * FROM p"), []string{"2|2999-12-31"})
+	mergeSameRows(t, "kinds", s.snapshots(t, "p"), []string{"1|APPEND", "2|OVERWRITE"})
+
+	// Automatic daily tags: the first snapshot is tagged with the day
+	// before it (Java's TagAutoCreation), tag.num-retained-max applies.
+	before := time.Now().AddDate(0, 0, -1).Format("2006-01-02")
+	s.exec(t, "CREATE TABLE a (id BIGINT PRIMARY KEY) WITH ('tag.automatic-creation' = 'process-time', 'tag.creation-period' = 'daily')",
+		"INSERT INTO a VALUES (1)")
+	yesterday := time.Now().AddDate(0, 0, -1).Format("2006-01-02")
+	if got := s.rows(t, "SELECT tag_name, snapshot_id FROM `a$tags`"); len(got) != 1 || got[0] != yesterday+"|1" && got[0] != before+"|1" {
+		t.Fatalf("auto tag: %v, want %s|1", got, yesterday)
+	}
+	yesterday = strings.Split(s.rows(t, "SELECT tag_name FROM `a$tags`")[0], "|")[0]
+
+	// A tag past its retention goes at the next commit.
+	s.call(t, "CALL sys.create_tag('a', 'short', time_retained => '1 ms')")
+	time.Sleep(5 * time.Millisecond)
+	s.exec(t, "INSERT INTO a VALUES (2)")
+	mergeSameRows(t, "retention", s.rows(t, "SELECT tag_name FROM `a$tags`"), []string{yesterday})
+
+	// Options are checked when set.
+	s.fails(t, "ALTER TABLE a SET ('tag.num-retained-max' = '0')", 1231, "tag.num-retained-max")
+	s.fails(t, "ALTER TABLE a SET ('partition.expiration-time' = 'soon')", 1231, "partition.expiration-time")
+	s.fails(t, "ALTER TABLE a SET ('tag.automatic-creation' = 'hourly')", 1231, "tag.automatic-creation")
+}
+
+func TestServerCallRescale(t *testing.T) {
+	s := startMergeServer(t)
+	s.exec(t, "CREATE TABLE r (id BIGINT, dt STRING, v INT, PRIMARY KEY (id, dt) NOT ENFORCED) PARTITIONED BY (dt) WITH ('bucket' = '2')")
+	var want []string
+	for i := 0; i < 40; i++ {
+		dt := []string{"a", "b"}[i%2]
+		s.exec(t, fmt.Sprintf("INSERT INTO r VALUES (%d, '%s', %d)", i, dt, i))
+		want = append(want, fmt.Sprintf("%d|%s|%d", i, dt, i))
+	}
+	s.exec(t, "UPDATE r SET v = v + 100 WHERE id < 4")
+	for i := 0; i < 4; i++ {
+		want[i] = fmt.Sprintf("%d|%s|%d", i, []string{"a", "b"}[i%2], i+100)
+	}
+	s.fails(t, "ALTER TABLE r SET ('bucket' = '4')", 0, "CALL sys.rescale")
+
+	cols, rows := s.call(t, "CALL sys.rescale(table => 'r', bucket_num => 4, partition => 'dt=a')")
+	if strings.Join(cols, ",") != "previous_bucket_num,bucket_num,rewritten_partitions,rewritten_rows,snapshot_id" ||
+		strings.Join(rows[0][:4], ",") != "2,4,1,20" {
+		t.Fatalf("rescale: %v %v", cols, rows)
+	}
+	mergeSameRows(t, "rows after rescaling a", s.rows(t, "SELECT * FROM r"), want)
+	mergeSameRows(t, "buckets of a", s.rows(t, "SELECT DISTINCT `partition`, bucket FROM `r$files` WHERE `partition` = '{a}'"),
+		[]string{"{a}|0", "{a}|1", "{a}|2", "{a}|3"})
+	mergeSameRows(t, "buckets of b", s.rows(t, "SELECT DISTINCT `partition`, bucket FROM `r$files` WHERE `partition` = '{b}'"),
+		[]string{"{b}|0", "{b}|1"})
+	// Writing into a rescaled partition uses the new count.
+	s.exec(t, "INSERT INTO r VALUES (100, 'a', 1)")
+	want = append(want, "100|a|1")
+	// The rest of the table.
+	_, rows = s.call(t, "CALL sys.rescale('r', 4)")
+	if strings.Join(rows[0][:4], ",") != "4,4,2,41" {
+		t.Fatalf("rescale all: %v", rows)
+	}
+	mergeSameRows(t, "rows after rescaling all", s.rows(t, "SELECT * FROM r"), want)
+	mergeSameRows(t, "buckets", s.rows(t, "SELECT DISTINCT bucket FROM `r$files`"), []string{"0", "1", "2", "3"})
+	s.exec(t, "INSERT INTO r VALUES (101, 'b', 1)")
+	mergeSameRows(t, "bucket option", s.rows(t, "SELECT value FROM `r$options` WHERE `key` = 'bucket'"), []string{"4"})
+
+	s.fails(t, "CALL sys.rescale('r', 0)", 1231, "bucket_num")
+	s.fails(t, "CALL sys.rescale('r')", 1318, "bucket_num")
+	s.fails(t, "CALL sys.rescale('r', 2, partition => 'hr=1')", 1231, "not a partition key")
+	s.exec(t, "CREATE TABLE d (id BIGINT PRIMARY KEY)")
+	s.fails(t, "CALL sys.rescale('d', 2)", 1210, "dynamic")
+}
+
+// TestServerCallPrepared: CALL sys.* prepared server-side (go-sql-driver
+// without interpolateParams) binds `?` arguments; named arguments cannot
+// be prepared (the protocol layer's parser lacks `=>`) and say so.
+func TestServerCallPrepared(t *testing.T) {
+	s := startMergeServer(t)
+	s.exec(t, "CREATE TABLE t (id BIGINT PRIMARY KEY, v INT)", "INSERT INTO t VALUES (1, 10)", "INSERT INTO t VALUES (2, 20)")
+	db, err := sql.Open("mysql", fmt.Sprintf("root@tcp(%s)/mw?interpolateParams=false", s.addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query("CALL sys.create_tag(?, ?, ?)", "t", "p1", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tag string
+	var id int64
+	var kept sql.NullString
+	if !rows.Next() {
+		t.Fatalf("no row: %v", rows.Err())
+	}
+	if err := rows.Scan(&tag, &id, &kept); err != nil || tag != "p1" || id != 1 || kept.Valid {
+		t.Fatalf("prepared create_tag: %s %d %v, %v", tag, id, kept, err)
+	}
+	rows.Close()
+	if _, err := db.Exec("CALL sys.create_tag(?, ?, NULL, ?)", "t", "p2", "1 d"); err != nil {
+		t.Fatal(err)
+	}
+	mergeSameRows(t, "tags", s.rows(t, "SELECT tag_name, snapshot_id, time_retained FROM `t$tags`"), []string{"p1|1|NULL", "p2|2|PT24H"})
+	_, err = db.Exec("CALL sys.create_tag(?, ?, ?)", "t", "p3", "x")
+	if mysqlErrNo(err) != 1231 {
+		t.Errorf("a bad bound value: %v, want 1231", err)
+	}
+	if _, err = db.Exec("CALL sys.create_tag(table => ?, tag => ?)", "t", "p4"); err == nil {
+		t.Error("named arguments prepared server-side succeeded")
+	}
 }

@@ -24,7 +24,8 @@ func TestServerSQLAlchemyReflection(t *testing.T) {
 	s.exec(t,
 		"CREATE TABLE orders (order_id BIGINT, user_id INT, status STRING, amount DECIMAL(10,2), dt STRING, at TIMESTAMP(3), ok BOOLEAN, "+
 			"PRIMARY KEY (order_id, dt) NOT ENFORCED) COMMENT 'the orders' PARTITIONED BY (dt) WITH ('bucket' = '2')",
-		"CREATE TABLE plain (id BIGINT PRIMARY KEY, v VARCHAR(20) NOT NULL, d DATE, ltz TIMESTAMP(6))")
+		"CREATE TABLE plain (id BIGINT PRIMARY KEY, v VARCHAR(20) NOT NULL, d DATE, ltz TIMESTAMP(6))",
+		"INSERT INTO plain VALUES (1, 'one', '2026-01-01', '2026-01-01 00:00:00')")
 	host, port, _ := strings.Cut(s.addr, ":")
 	cmd := exec.Command(py, filepath.Join("catalog", "reflect.py"), host, port, "ddl")
 	b, err := cmd.Output()
@@ -46,6 +47,18 @@ func TestServerSQLAlchemyReflection(t *testing.T) {
 		Frame        [][]any
 		FrameColumns []string `json:"frame_columns"`
 		FrameCreate  string   `json:"frame_create"`
+		Schemas      bool
+		Views        []string
+		HasTable     []bool `json:"has_table"`
+		OrdersMeta   struct {
+			ForeignKeys []any `json:"foreign_keys"`
+			Indexes     []any
+			Unique      []any
+			Options     []string
+		} `json:"orders_meta"`
+		SQLRequirePK *int `json:"sql_require_primary_key"`
+		Killed       bool
+		SelectStar   [][]any `json:"select_star"`
 	}
 	if err := json.Unmarshal(b, &got); err != nil {
 		t.Fatalf("%v: %s", err, b)
@@ -71,6 +84,16 @@ func TestServerSQLAlchemyReflection(t *testing.T) {
 	}
 	if fmt.Sprint(got.Frame) != "[[0 1 x] [1 2 y] [2 3 <nil>]]" || !slices.Equal(got.FrameColumns, []string{"index", "a", "b"}) {
 		t.Errorf("to_sql/read_sql_table: %v %q", got.Frame, got.FrameColumns)
+	}
+	// Superset's inspector calls and engine-spec statements.
+	if !got.Schemas || len(got.Views) != 0 || !slices.Equal(got.HasTable, []bool{true, false, false}) {
+		t.Errorf("schemas %v, views %q, has_table(orders, no_such_table, no_such_db.t) %v", got.Schemas, got.Views, got.HasTable)
+	}
+	if m := got.OrdersMeta; len(m.ForeignKeys) != 0 || len(m.Indexes) != 0 || len(m.Unique) != 0 || !slices.Contains(m.Options, "mysql_engine") {
+		t.Errorf("orders foreign keys %v, indexes %v, unique %v, options %q", m.ForeignKeys, m.Indexes, m.Unique, m.Options)
+	}
+	if got.SQLRequirePK == nil || *got.SQLRequirePK != 0 || !got.Killed || len(got.SelectStar) != 1 {
+		t.Errorf("@@sql_require_primary_key %v, KILL CONNECTION killed %v, SELECT * … LIMIT 100: %v", got.SQLRequirePK, got.Killed, got.SelectStar)
 	}
 	// CREATE INDEX became Paimon's bloom-filter file index on the column.
 	if !strings.Contains(got.FrameCreate, "'file-index.bloom-filter.columns' = 'index'") {

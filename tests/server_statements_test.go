@@ -41,6 +41,9 @@ func TestServerSpecialStatements(t *testing.T) {
 		s.fails(t, c.q, c.code, c.want)
 	}
 	s.exec(t, "CREATE TABLE k (id BIGINT, v INT, PRIMARY KEY (id) NOT ENFORCED)")
+	s.fails(t, "SELECT v FROM k a JOIN k b ON a.id = b.id", 1052, "ambiguous")
+	s.fails(t, "SET GLOBAL log_error = '/tmp/lakesql-log'", 1238, "read only")
+	s.fails(t, "CREATE TEMPORARY TABLE tmp (a INT)", 1235, "TEMPORARY")
 	s.fails(t, "ALTER TABLE k ADD COLUMN "+long+" INT", 1059, long)
 	s.fails(t, "ALTER TABLE k RENAME COLUMN v TO "+long, 1059, long)
 	if got := s.tables(t); strings.Contains(strings.Join(got, ","), long) {

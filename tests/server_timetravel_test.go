@@ -232,6 +232,8 @@ func TestServerTimeTravelErrors(t *testing.T) {
 			t.Errorf("%s: want an error, got %d rows", c.q, len(rows))
 		} else if mysqlErrNo(err) == 0 || !strings.Contains(err.Error(), c.names) {
 			t.Errorf("%s: error %q is not a MySQL error naming %q", c.q, err, c.names)
+		} else if !strings.Contains(c.q, "$branch") && mysqlErrNo(err) != 1210 {
+			t.Errorf("%s: error %d, want 1210 (ER_WRONG_ARGUMENTS: no such snapshot or tag)", c.q, mysqlErrNo(err))
 		} else {
 			t.Logf("%s: %v", c.q, err)
 		}

@@ -83,6 +83,16 @@ func TestSQLRandomHistories(t *testing.T) {
 			configs = append(configs, rhConfig{engine: "deduplicate", bucket: b, partitioned: part, oracle: true})
 		}
 	}
+	// Merge-on-write: the same histories on tables with deletion vectors
+	// (every statement's level-0 files are compacted up with lookup before
+	// it returns, and reads skip level 0).
+	configs = append(configs,
+		rhConfig{engine: "deduplicate", bucket: "4", partitioned: true, dv: "32"},
+		rhConfig{engine: "deduplicate", bucket: "-1", dv: "64"},
+		rhConfig{engine: "partial-update", bucket: "1", partitioned: true, dv: "32"},
+		rhConfig{engine: "aggregation", bucket: "4", dv: "64"},
+		rhConfig{engine: "deduplicate", bucket: "1", dv: "32", oracle: true},
+	)
 	var total rhStats
 	start := time.Now()
 	for i, cfg := range configs {
@@ -112,7 +122,13 @@ type rhConfig struct {
 	engine      string
 	bucket      string
 	partitioned bool
-	oracle      bool // deduplicate only: MySQL-meaning statements, also run on GMS memory
+	oracle      bool   // deduplicate only: MySQL-meaning statements, also run on GMS memory
+	dv          string // "32" or "64": deletion vectors (merge-on-write) with that bitmap
+	// compaction, when set, is the compaction configuration of the
+	// metamorphic test (compaction_metamorphic_test.go): more table
+	// options, explicit compactions between statements and invariants
+	// checked after each statement.
+	compaction *cmMode
 }
 
 func (c rhConfig) name() string {
@@ -120,8 +136,14 @@ func (c rhConfig) name() string {
 	if c.partitioned {
 		n += "/partitioned"
 	}
+	if c.dv != "" {
+		n += "/dv" + c.dv
+	}
 	if c.oracle {
 		n += "/oracle"
+	}
+	if c.compaction != nil {
+		n += "/" + c.compaction.name
 	}
 	return n
 }
@@ -136,6 +158,15 @@ func (c rhConfig) ddl(table string) string {
 		opts = append(opts, "'fields.v.aggregate-function' = 'sum'",
 			"'fields.default-aggregate-function' = 'last_non_null_value'",
 			"'aggregation.remove-record-on-delete' = 'true'")
+	}
+	if c.dv != "" {
+		opts = append(opts, "'deletion-vectors.enabled' = 'true'", fmt.Sprintf("'deletion-vectors.bitmap64' = '%t'", c.dv == "64"))
+	}
+	if c.compaction != nil {
+		for _, kv := range c.compaction.options {
+			k, v, _ := strings.Cut(kv, "=")
+			opts = append(opts, fmt.Sprintf("'%s' = '%s'", k, v))
+		}
 	}
 	pk, part := "k", ""
 	if c.partitioned {
@@ -365,11 +396,16 @@ type rhHistory struct {
 	stats     rhStats
 	// replaceRows is the row count of the running REPLACE (see exec).
 	replaceRows int
+	// wh is the warehouse folder (explicit compactions of the metamorphic
+	// test run on it).
+	wh string
 }
 
 type rhSnap struct {
 	id   int64
 	rows []string
+	kind string // commit kind
+	skip bool   // its content is not known (see recordSnapshot)
 }
 
 func (h *rhHistory) fatalf(format string, args ...any) {
@@ -403,6 +439,10 @@ func (h *rhHistory) run(steps int) {
 	}
 	h.committed = newRHModel(h.cfg)
 	for n := 0; n < steps; {
+		if h.cfg.compaction != nil && h.rnd.Intn(100) < 12 {
+			h.explicitCompaction() // compaction_metamorphic_test.go
+			continue
+		}
 		if h.rnd.Intn(100) < 15 {
 			n += h.transaction()
 			continue
@@ -412,8 +452,10 @@ func (h *rhHistory) run(steps int) {
 		n++
 		h.check(h.committed, "after autocommit statement")
 		h.recordSnapshot()
+		h.checkInvariants()
 	}
 	h.checkAsOf()
+	h.checkChangelog() // compaction_metamorphic_test.go
 }
 
 // transaction runs BEGIN, 2–4 statements, then COMMIT or ROLLBACK.
@@ -435,13 +477,16 @@ func (h *rhHistory) transaction() int {
 		h.work = nil
 		h.check(h.committed, "after COMMIT")
 		h.recordSnapshot()
+		h.checkInvariants()
 	} else {
 		h.exec("ROLLBACK")
 		h.stats.rollbacks++
 		h.work = nil
 		h.check(h.committed, "after ROLLBACK")
-		if id := h.latestSnapshot(); id != before {
-			h.fatalf("ROLLBACK committed snapshot %d (latest was %d)", id, before)
+		for _, s := range h.snapshotsAfter(before) {
+			if s.kind != "COMPACT" {
+				h.fatalf("ROLLBACK committed snapshot %d (%s; latest was %d)", s.id, s.kind, before)
+			}
 		}
 	}
 	return n
@@ -515,35 +560,86 @@ func (h *rhHistory) latestSnapshot() int64 {
 	return id
 }
 
-// recordSnapshot notes the committed state under the latest snapshot id; a
-// commit that changed the table must have made a new snapshot.
+// recordSnapshot notes the committed state under the snapshots committed
+// since the last call: at most one of them may add records (the
+// statement's or transaction's commit; a commit that changed the table must
+// have made one), the others are COMPACT snapshots of automatic compaction,
+// which must read as the state before or after that commit.
 func (h *rhHistory) recordSnapshot() {
 	h.t.Helper()
-	id := h.latestSnapshot()
 	rows := h.committed.text()
 	var last rhSnap
 	if len(h.snaps) > 0 {
 		last = h.snaps[len(h.snaps)-1]
 	}
-	switch {
-	case id == last.id:
-		if !slices.Equal(rows, last.rows) {
-			h.fatalf("the table changed but no snapshot was committed (latest %d)", id)
+	state := last.rows
+	writes := 0
+	news := h.snapshotsAfter(last.id)
+	pending := false // merge-on-write: the commit's rows are not visible yet
+	for i, s := range news {
+		snap := rhSnap{id: s.id, rows: state, kind: s.kind}
+		switch {
+		case s.kind != "COMPACT":
+			writes++
+			if h.cfg.dv == "" {
+				state = rows
+			} else {
+				// The APPEND snapshot holds level-0 files, which reads of
+				// merge-on-write tables skip: it reads as the table
+				// before it; a COMPACT snapshot after it holds the rows.
+				pending = true
+			}
+			snap.rows = state
+		case pending && i == len(news)-1:
+			state, pending = rows, false
+			snap.rows = state
+		case pending:
+			// A compaction between the commit and its level-0
+			// compaction may or may not show the commit's rows.
+			snap.skip = true
 		}
-	case id == last.id+1:
-		h.snaps = append(h.snaps, rhSnap{id: id, rows: rows})
-	default:
-		h.fatalf("latest snapshot %d after snapshot %d: one commit made several snapshots, or someone else wrote", id, last.id)
+		h.snaps = append(h.snaps, snap)
 	}
+	switch {
+	case writes > 1:
+		h.fatalf("%d snapshots adding records after snapshot %d: one commit made several snapshots, or someone else wrote", writes, last.id)
+	case writes == 0 && !slices.Equal(rows, last.rows):
+		h.fatalf("the table changed but no snapshot was committed (latest %d)", last.id)
+	case pending:
+		h.fatalf("merge-on-write: snapshot %d (APPEND) was not followed by the COMPACT snapshot of its level-0 files", news[len(news)-1].id)
+	}
+}
+
+type rhSnapInfo struct {
+	id   int64
+	kind string
+}
+
+// snapshotsAfter lists the snapshots after id, in order.
+func (h *rhHistory) snapshotsAfter(id int64) []rhSnapInfo {
+	h.t.Helper()
+	rows := queryStrings(h.t, h.conn, fmt.Sprintf("SELECT snapshot_id, commit_kind FROM `%s$snapshots` WHERE snapshot_id > %d ORDER BY snapshot_id", h.table, id))
+	out := make([]rhSnapInfo, len(rows))
+	for i, r := range rows {
+		n, err := strconv.ParseInt(r[0], 10, 64)
+		if err != nil {
+			h.fatalf("snapshot id %q: %v", r[0], err)
+		}
+		out[i] = rhSnapInfo{n, r[1]}
+	}
+	return out
 }
 
 func (h *rhHistory) checkAsOf() {
 	h.t.Helper()
 	for _, s := range h.snaps {
+		if s.skip {
+			continue
+		}
 		h.stats.asOf++
 		got := h.selectAll(h.conn, fmt.Sprintf(" AS OF %d", s.id))
 		if !slices.Equal(got, s.rows) {
-			h.fatalf("AS OF %d differs from the model's state at that commit\n got %q\nwant %q", s.id, got, s.rows)
+			h.fatalf("AS OF %d (%s) differs from the model's state at that commit\n got %q\nwant %q", s.id, s.kind, got, s.rows)
 		}
 	}
 }

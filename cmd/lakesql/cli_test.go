@@ -88,6 +88,8 @@ func TestCLIHelp(t *testing.T) {
 		{[]string{"serve", "--help"}, []string{"-warehouse", "-create", "-port", "-host", "-read-only", "-shutdown-timeout"}},
 		{[]string{"serve", "-h"}, []string{"-warehouse"}},
 		{[]string{"inspect", "--help"}, []string{"-snapshot", "-branch", "TABLE-PATH-OR-URL"}},
+		{[]string{"serve", "--help"}, []string{"-compaction-workers"}},
+		{[]string{"compact", "--help"}, []string{"-warehouse", "-table", "-partition", "-full", "-option"}},
 	} {
 		code, out, errOut := run(t, t.TempDir(), c.args...)
 		if code != 0 {
@@ -113,6 +115,9 @@ func TestCLIBadArguments(t *testing.T) {
 		{[]string{"inspect"}, "exactly one TABLE-PATH-OR-URL"},
 		{[]string{"inspect", "a", "b"}, "exactly one TABLE-PATH-OR-URL"},
 		{[]string{"nosuchcommand"}, "unknown command"},
+		{[]string{"compact"}, "--warehouse and --table are required"},
+		{[]string{"compact", "--warehouse", ".", "--table", "t"}, "want DB.TABLE"},
+		{[]string{"serve", "--compaction-workers", "-1"}, "--compaction-workers must be 0 or more"},
 	} {
 		code, _, errOut := run(t, dir, c.args...)
 		if code != 2 || !strings.Contains(errOut, c.want) {

@@ -2,6 +2,7 @@
 //
 //	lakesql serve [--warehouse PATH-OR-URL] [--create] [--host H] [--port P] [--read-only] [--shutdown-timeout D] [security flags]
 //	lakesql inspect TABLE-PATH-OR-URL [--snapshot N] [--branch NAME]
+//	lakesql compact --warehouse PATH-OR-URL --table DB.TABLE [--partition K=V,…]… [--full]
 //	lakesql user add NAME --password PASSWORD [--admin] [--warehouse …]
 //	lakesql sql [--warehouse …] -e "STATEMENTS" [--format table|csv|json]
 //	lakesql shell [--warehouse …]
@@ -21,6 +22,7 @@ import (
 	"syscall"
 
 	"github.com/lakesql/lakesql/lsmread/inspect"
+	"github.com/lakesql/lakesql/lsmwrite/compactjob"
 )
 
 func main() {
@@ -36,6 +38,8 @@ func main() {
 		err = serve(ctx, os.Stdout, os.Stderr, os.Args[2:])
 	case "inspect":
 		err = inspect.Run(ctx, os.Stdout, os.Args[2:])
+	case "compact":
+		err = compactjob.Run(ctx, os.Stdout, os.Stderr, os.Args[2:])
 	case "user":
 		err = user(ctx, os.Stdout, os.Args[2:])
 	case "sql":
@@ -56,9 +60,10 @@ func main() {
 	}
 	var ue usageError
 	var iue inspect.UsageError
+	var cue compactjob.UsageError
 	switch {
-	case err == nil, errors.Is(err, errHelp), errors.Is(err, inspect.ErrHelp):
-	case errors.As(err, &ue), errors.As(err, &iue):
+	case err == nil, errors.Is(err, errHelp), errors.Is(err, inspect.ErrHelp), errors.Is(err, compactjob.ErrHelp):
+	case errors.As(err, &ue), errors.As(err, &iue), errors.As(err, &cue):
 		fmt.Fprintf(os.Stderr, "lakesql: %v\n", err)
 		os.Exit(2)
 	default:
@@ -68,5 +73,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprint(os.Stderr, "usage:\n  "+serveUsage[len("usage: "):]+"\n  "+inspect.Usage[len("usage: "):]+"\n  "+userUsage+"\n  "+sqlUsage[len("usage: "):]+"\n  "+shellUsage[len("usage: "):]+"\n  "+loadUsage[len("usage: "):]+"\n  lakesql version\n")
+	fmt.Fprint(os.Stderr, "usage:\n  "+serveUsage[len("usage: "):]+"\n  "+inspect.Usage[len("usage: "):]+
+		"\n  "+compactjob.Usage[len("usage: "):]+"\n  "+userUsage+"\n  "+sqlUsage[len("usage: "):]+
+		"\n  "+shellUsage[len("usage: "):]+"\n  "+loadUsage[len("usage: "):]+"\n  lakesql version\n")
 }

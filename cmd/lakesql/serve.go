@@ -12,6 +12,7 @@ import (
 
 	"github.com/lakesql/lakesql/sqlengine"
 	"github.com/lakesql/lakesql/sqlengine/config"
+	"github.com/lakesql/lakesql/sqlengine/flight"
 	"github.com/lakesql/lakesql/sqlengine/observe"
 )
 
@@ -54,6 +55,15 @@ func serve(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		}
 		defer hs.Close()
 		slog.Info("metrics endpoint", "addr", hs.Addr(), "paths", "/metrics /healthz /readyz")
+	}
+	if c.FlightAddr != "" {
+		fsrv, err := flight.Listen(c.FlightAddr, srv)
+		if err != nil {
+			srv.Close()
+			return err
+		}
+		defer fsrv.Close()
+		slog.Info("Arrow Flight SQL endpoint", "addr", fsrv.Addr(), "tls", c.TLSCert != "")
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Start() }()

@@ -14,17 +14,17 @@ import (
 )
 
 // ArrowType is the Arrow type of a Paimon type, as the Flight SQL endpoint
-// sends it: integers, floats and BOOLEAN as themselves, DECIMAL(p,s) as
-// decimal128(p,s) (p ≤ 38), CHAR/VARCHAR/STRING as utf8, BINARY/VARBINARY/
-// BYTES as binary, DATE as date32, TIME as time32[ms], TIMESTAMP(p) as
-// timestamp[µs] without a zone (wall clock) and TIMESTAMP_LTZ(p) as
-// timestamp[µs, UTC] (an instant). Nested types, VARIANT and BLOB have no
-// columnar mapping here: ok is false.
+// sends it, which is the Arrow type of the MySQL type lakesql shows for it
+// (so that every query gives one column the same type): integers and
+// floats as themselves, BOOLEAN as int8 0/1 (MySQL's tinyint(1)),
+// DECIMAL(p,s) as decimal128(p,s) (p ≤ 38), CHAR/VARCHAR/STRING as utf8,
+// BINARY/VARBINARY/BYTES as binary, DATE as date32, TIME as time64[µs],
+// TIMESTAMP(p) and TIMESTAMP_LTZ(p) as timestamp[µs] without a zone
+// (MySQL's datetime; the LTZ instant in UTC). Nested types, VARIANT and
+// BLOB have no columnar mapping here: ok is false.
 func ArrowType(t *schema.DataType) (arrow.DataType, bool) {
 	switch t.Root {
-	case schema.TypeBoolean:
-		return arrow.FixedWidthTypes.Boolean, true
-	case schema.TypeTinyInt:
+	case schema.TypeBoolean, schema.TypeTinyInt:
 		return arrow.PrimitiveTypes.Int8, true
 	case schema.TypeSmallInt:
 		return arrow.PrimitiveTypes.Int16, true
@@ -48,11 +48,9 @@ func ArrowType(t *schema.DataType) (arrow.DataType, bool) {
 	case schema.TypeDate:
 		return arrow.FixedWidthTypes.Date32, true
 	case schema.TypeTime:
-		return arrow.FixedWidthTypes.Time32ms, true
-	case schema.TypeTimestamp:
+		return arrow.FixedWidthTypes.Time64us, true
+	case schema.TypeTimestamp, schema.TypeLocalZonedTimestamp:
 		return &arrow.TimestampType{Unit: arrow.Microsecond}, true
-	case schema.TypeLocalZonedTimestamp:
-		return &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}, true
 	}
 	return nil, false
 }
@@ -206,14 +204,17 @@ func appendAny(b array.Builder, v any) error {
 		return nil
 	}
 	switch b := b.(type) {
-	case *array.BooleanBuilder:
-		if x, ok := v.(bool); ok {
+	case *array.Int8Builder:
+		switch x := v.(type) {
+		case int8:
 			b.Append(x)
 			return nil
-		}
-	case *array.Int8Builder:
-		if x, ok := v.(int8); ok {
-			b.Append(x)
+		case bool:
+			if x {
+				b.Append(1)
+			} else {
+				b.Append(0)
+			}
 			return nil
 		}
 	case *array.Int16Builder:
@@ -265,9 +266,9 @@ func appendAny(b array.Builder, v any) error {
 			b.Append(arrow.Date32(x))
 			return nil
 		}
-	case *array.Time32Builder:
+	case *array.Time64Builder:
 		if x, ok := v.(schema.Time); ok {
-			b.Append(arrow.Time32(x))
+			b.Append(arrow.Time64(int64(x) * 1000))
 			return nil
 		}
 	case *array.TimestampBuilder:

@@ -70,10 +70,40 @@ func WriteIndexFile(dvs []NamedDV, bitmap64 bool) ([]byte, []Range, error) {
 	return data, ranges, nil
 }
 
+// WriteIndexFileNative is WriteIndexFile writing every DV in its own format
+// (Java DeletionFileWriter: DeletionVector.serializeTo), so a bucket's
+// restored 32-bit DVs stay 32-bit when the table now writes 64-bit ones.
+func WriteIndexFileNative(dvs []NamedDV) ([]byte, []Range, error) {
+	data := []byte{IndexFileVersion}
+	ranges := make([]Range, 0, len(dvs))
+	seen := make(map[string]struct{}, len(dvs))
+	for _, n := range dvs {
+		if n.DV == nil {
+			return nil, nil, fmt.Errorf("dv: nil deletion vector for data file %q", n.FileName)
+		}
+		var err error
+		data, ranges, err = appendNamed(data, ranges, seen, n, n.DV.Bitmap64())
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	return data, ranges, nil
+}
+
 // WriteIndexFiles serializes dvs into index files that roll once a file
 // exceeds targetSize bytes (Java writeWithRolling): a file is closed right
 // after the blob that takes it past targetSize. No dvs give no files.
 func WriteIndexFiles(dvs []NamedDV, bitmap64 bool, targetSize int64) ([]IndexFile, error) {
+	return writeIndexFiles(dvs, func(DeletionVector) bool { return bitmap64 }, targetSize)
+}
+
+// WriteIndexFilesNative is WriteIndexFiles writing every DV in its own
+// format (see WriteIndexFileNative).
+func WriteIndexFilesNative(dvs []NamedDV, targetSize int64) ([]IndexFile, error) {
+	return writeIndexFiles(dvs, func(d DeletionVector) bool { return d != nil && d.Bitmap64() }, targetSize)
+}
+
+func writeIndexFiles(dvs []NamedDV, bitmap64 func(DeletionVector) bool, targetSize int64) ([]IndexFile, error) {
 	var out []IndexFile
 	seen := make(map[string]struct{}, len(dvs))
 	var cur IndexFile
@@ -82,7 +112,7 @@ func WriteIndexFiles(dvs []NamedDV, bitmap64 bool, targetSize int64) ([]IndexFil
 			cur.Data = []byte{IndexFileVersion}
 		}
 		var err error
-		cur.Data, cur.Ranges, err = appendNamed(cur.Data, cur.Ranges, seen, n, bitmap64)
+		cur.Data, cur.Ranges, err = appendNamed(cur.Data, cur.Ranges, seen, n, bitmap64(n.DV))
 		if err != nil {
 			return nil, err
 		}

@@ -260,6 +260,23 @@ func TestJavaFixtureIndexFiles(t *testing.T) {
 			if !slices.Equal(outRanges, ranges) {
 				t.Errorf("ranges %+v, want %+v", outRanges, ranges)
 			}
+			// The writer of lsmwrite's DV maintainers (each DV in its own
+			// format, as Java's DeletionFileWriter writes it).
+			native, nativeRanges, err := dv.WriteIndexFileNative(named)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(native, data) || !slices.Equal(nativeRanges, ranges) {
+				t.Errorf("WriteIndexFileNative differs from Java's file")
+			}
+			rolled, err := dv.WriteIndexFilesNative(named, 1<<30)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Java's writeWithRolling writes no file for no DVs.
+			if len(named) == 0 && len(rolled) != 0 || len(named) > 0 && (len(rolled) != 1 || !bytes.Equal(rolled[0].Data, data)) {
+				t.Errorf("WriteIndexFilesNative differs from Java's file")
+			}
 		})
 	}
 }

@@ -77,3 +77,25 @@ func (m *LookupMergeFunction) Result() (KeyValue, bool, error) {
 	}
 	return m.mf.Result()
 }
+
+// Key returns the key of the current records (nil before the first Add).
+func (m *LookupMergeFunction) Key() []any {
+	if len(m.candidates) == 0 {
+		return nil
+	}
+	return m.candidates[len(m.candidates)-1].Key
+}
+
+// InsertInto adds a record looked up in a deeper level to the candidates,
+// before the first candidate that orders after it by cmp (Java
+// KeyValueBuffer.insertInto): lookup compaction merges the level-0 records
+// of a key with the state it found on disk, in sequence order.
+func (m *LookupMergeFunction) InsertInto(high KeyValue, cmp func(a, b *KeyValue) int) {
+	i := 0
+	for i < len(m.candidates) && cmp(&m.candidates[i], &high) <= 0 {
+		i++
+	}
+	m.candidates = append(m.candidates, KeyValue{})
+	copy(m.candidates[i+1:], m.candidates[i:])
+	m.candidates[i] = high
+}

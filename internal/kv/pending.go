@@ -201,3 +201,50 @@ func mergePending(mf *ReducerMergeFunction, base []any, recs []KeyValue) ([]any,
 	}
 	return append([]any(nil), res.Value...), true, nil
 }
+
+// AppendNet returns the records of an append table (with deletion vectors)
+// with each delete (-D, -U) taking back the latest earlier insert of an
+// equal row, if any: the inserts still pending, in order, as +I, and the
+// deletes of committed rows as -D, which a write looks up in the table's
+// files and a read-your-writes read removes from the committed rows.
+func (p *PendingWrites) AppendNet() []KeyValue {
+	recs := p.Records()
+	hasDelete := false
+	for i := range recs {
+		if !recs[i].Kind.IsAdd() {
+			hasDelete = true
+			break
+		}
+	}
+	if !hasDelete {
+		return recs
+	}
+	out := make([]KeyValue, 0, len(recs))
+	live := make([]bool, 0, len(recs))
+	inserts := map[string][]int{} // row key → positions in out of live inserts
+	var key []byte
+	for _, rec := range recs {
+		key = AppendKey(key[:0], rec.Value, p.keyIdx)
+		if rec.Kind.IsAdd() {
+			inserts[string(key)] = append(inserts[string(key)], len(out))
+			out = append(out, KeyValue{Key: rec.Key, Seq: rec.Seq, Kind: Insert, Value: rec.Value, Level: rec.Level})
+			live = append(live, true)
+			continue
+		}
+		if ps := inserts[string(key)]; len(ps) > 0 {
+			live[ps[len(ps)-1]] = false
+			inserts[string(key)] = ps[:len(ps)-1]
+			continue
+		}
+		out = append(out, KeyValue{Key: rec.Key, Seq: rec.Seq, Kind: Delete, Value: rec.Value, Level: rec.Level})
+		live = append(live, true)
+	}
+	n := 0
+	for i := range out {
+		if live[i] {
+			out[n] = out[i]
+			n++
+		}
+	}
+	return out[:n]
+}

@@ -50,6 +50,11 @@ type entry struct {
 	elem  *list.Element
 }
 
+// Shared is the process-wide cache of lookup files: point reads (lsmread)
+// and lookup compaction (lsmwrite) share it, and the files they build with
+// one layout under one id.
+var Shared = NewCache(Options{})
+
 // NewCache returns an empty cache.
 func NewCache(opts Options) *Cache {
 	if opts.MaxDiskBytes <= 0 {

@@ -15,8 +15,8 @@ type CompactionRun struct {
 	// Kind is "full" or "minor" (the picker's), or "append" for small-file
 	// compaction of append tables.
 	Kind      string
-	Partition string
-	Bucket    int32
+	Partition string // "" for several partitions
+	Bucket    int32  // -1 for several buckets
 	// InputFiles/OutputFiles and BytesIn/BytesOut are the data files read
 	// and written (an upgraded file counts in neither byte total).
 	InputFiles, OutputFiles int

@@ -6,10 +6,12 @@ import (
 )
 
 // Statement collects what one statement's scans planned and pruned, for
-// its slow-query log line. The server attaches one to the context a
-// statement runs under (WithStatement); the provider adds every scan it
-// plans (AddScan). Safe for concurrent use (parallel scans of a join).
+// its slow-query log line, and the memory it holds (statement_memory.go).
+// The server attaches one to the context a statement runs under
+// (WithStatement); the provider adds every scan it plans (AddScan). Safe
+// for concurrent use (parallel scans of a join).
 type Statement struct {
+	statementMemory
 	Scans           atomic.Int64
 	FilesTotal      atomic.Int64
 	FilesPruned     atomic.Int64
@@ -17,6 +19,7 @@ type Statement struct {
 	ManifestsPruned atomic.Int64
 	BucketsPruned   atomic.Int64
 	Splits          atomic.Int64
+	Partitions      atomic.Int64
 }
 
 type statementKey struct{}
@@ -37,6 +40,7 @@ type ScanFigures struct {
 	FilesTotal, FilesPruned         int
 	ManifestsTotal, ManifestsPruned int
 	BucketsPruned, Splits           int
+	Partitions                      int // partitions scanned
 }
 
 // AddScan adds one planned scan.
@@ -51,4 +55,5 @@ func (s *Statement) AddScan(f ScanFigures) {
 	s.ManifestsPruned.Add(int64(f.ManifestsPruned))
 	s.BucketsPruned.Add(int64(f.BucketsPruned))
 	s.Splits.Add(int64(f.Splits))
+	s.Partitions.Add(int64(f.Partitions))
 }

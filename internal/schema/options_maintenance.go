@@ -26,6 +26,8 @@ const (
 	OptTagAutomaticCompletion           = "tag.automatic-completion"
 	OptTagBatchCustomizedName           = "tag.batch.customized-name"
 	OptTagCreationPeriodDuration        = "tag.creation-period-duration"
+	OptSinkWatermarkTimeZone            = "sink.watermark-time-zone"
+	OptSinkProcessTimeZone              = "sink.process-time-zone"
 )
 
 // Defaults of the maintenance options.
@@ -100,6 +102,11 @@ type MaintenanceOptions struct {
 	TagAutomaticCompletion    bool
 	TagBatchCustomizedName    *string
 	TagCreationPeriodDuration *time.Duration
+	// SinkWatermarkTimeZone (default UTC) and SinkProcessTimeZone (default
+	// the server's zone, nil) read watermarks and commit times as wall-clock
+	// times for automatic tags.
+	SinkWatermarkTimeZone *time.Location
+	SinkProcessTimeZone   *time.Location
 }
 
 // ChangelogRetainMin is changelog.num-retained.min, else the snapshot's
@@ -211,6 +218,23 @@ func (o Options) Maintenance() (MaintenanceOptions, error) {
 	first(e)
 	m.TagBatchCustomizedName = optString(OptTagBatchCustomizedName)
 	m.TagCreationPeriodDuration = optDuration(OptTagCreationPeriodDuration)
+	zone := func(key, def string) *time.Location {
+		v, ok := o[key]
+		if !ok {
+			v = def
+		}
+		if v == "" {
+			return nil
+		}
+		loc, e := time.LoadLocation(v)
+		if e != nil {
+			first(badOption(key, v, "not a time zone"))
+			return nil
+		}
+		return loc
+	}
+	m.SinkWatermarkTimeZone = zone(OptSinkWatermarkTimeZone, "UTC")
+	m.SinkProcessTimeZone = zone(OptSinkProcessTimeZone, "")
 	return m, err
 }
 

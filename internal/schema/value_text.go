@@ -93,7 +93,7 @@ func AppendText(dst []byte, t *DataType, v any, style TextStyle) []byte {
 		dst = time.UnixMilli(ms).UTC().AppendFormat(dst, "15:04:05")
 		if ms%1000 != 0 {
 			dst = append(dst, '.')
-			dst = appendPadded(dst, ms%1000, 3)
+			dst = appendPad(dst, ms%1000, 3)
 		}
 		return append(dst, '\'')
 	case Timestamp:
@@ -178,11 +178,11 @@ func appendTimestamp(dst []byte, t *DataType, x Timestamp, style TextStyle) []by
 		switch {
 		case x.NanoOfMilli != 0:
 			dst = append(dst, '.')
-			dst = appendPadded(dst, ms, 3)
-			dst = appendPadded(dst, int64(x.NanoOfMilli), 6)
+			dst = appendPad(dst, ms, 3)
+			dst = appendPad(dst, int64(x.NanoOfMilli), 6)
 		case ms != 0:
 			dst = append(dst, '.')
-			dst = appendPadded(dst, ms, 3)
+			dst = appendPad(dst, ms, 3)
 		}
 		return append(dst, '\'')
 	}
@@ -197,21 +197,13 @@ func appendTimestamp(dst []byte, t *DataType, x Timestamp, style TextStyle) []by
 	switch {
 	case p > 0:
 		dst = append(dst, '.')
-		dst = appendPadded(dst, nanos/pow10s[9-p], p)
+		dst = appendPad(dst, nanos/pow10s[9-p], p)
 	case p < 0 && nanos != 0:
 		s := strconv.AppendInt(nil, nanos+1e9, 10)[1:]
 		dst = append(dst, '.')
 		dst = append(dst, strings.TrimRight(string(s), "0")...)
 	}
 	return append(dst, '\'')
-}
-
-func appendPadded(dst []byte, v int64, width int) []byte {
-	s := strconv.FormatInt(v, 10)
-	for i := len(s); i < width; i++ {
-		dst = append(dst, '0')
-	}
-	return append(dst, s...)
 }
 
 // Append appends the plain decimal text of d (String) to dst.
@@ -278,44 +270,11 @@ func appendJava(dst []byte, t *DataType, v any) []byte {
 }
 
 // AppendJavaLocalDateTime appends t (its UTC fields) as
-// java.time.LocalDateTime.toString formats it: seconds only when not zero,
-// the fraction in groups of 3, 6 or 9 digits.
+// java.time.LocalDateTime.toString formats it: LocalDate, 'T', LocalTime
+// (seconds only when not zero, the fraction in groups of 3, 6 or 9 digits).
 func AppendJavaLocalDateTime(dst []byte, t time.Time) []byte {
 	t = t.UTC()
-	y := t.Year()
-	switch {
-	case y > 9999:
-		dst = append(dst, '+')
-		dst = strconv.AppendInt(dst, int64(y), 10)
-	case y < 0:
-		dst = append(dst, '-')
-		dst = appendPadded(dst, int64(-y), 4)
-	default:
-		dst = appendPadded(dst, int64(y), 4)
-	}
-	for _, part := range [...]struct {
-		sep byte
-		v   int
-	}{{'-', int(t.Month())}, {'-', t.Day()}, {'T', t.Hour()}, {':', t.Minute()}} {
-		dst = append(dst, part.sep)
-		dst = appendPadded(dst, int64(part.v), 2)
-	}
-	sec, nano := t.Second(), t.Nanosecond()
-	if sec > 0 || nano > 0 {
-		dst = append(dst, ':')
-		dst = appendPadded(dst, int64(sec), 2)
-		switch {
-		case nano == 0:
-		case nano%1_000_000 == 0:
-			dst = append(dst, '.')
-			dst = appendPadded(dst, int64(nano/1_000_000), 3)
-		case nano%1000 == 0:
-			dst = append(dst, '.')
-			dst = appendPadded(dst, int64(nano/1000), 6)
-		default:
-			dst = append(dst, '.')
-			dst = appendPadded(dst, int64(nano), 9)
-		}
-	}
-	return dst
+	dst = appendJavaDate(dst, t)
+	dst = append(dst, 'T')
+	return appendJavaLocalTime(dst, t.Hour(), t.Minute(), t.Second(), t.Nanosecond())
 }

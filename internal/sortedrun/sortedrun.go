@@ -254,6 +254,7 @@ type RowReader struct {
 	rows   [][]any
 	n, i   int
 	pos    int64 // file position of rows[0]
+	last   int64 // file position of the row returned last
 	full   []any
 }
 
@@ -303,6 +304,7 @@ func (it *RowReader) Next() ([]any, error) {
 			if err := it.r.mapRow(it.layout, it.rows[i], it.full); err != nil {
 				return nil, err
 			}
+			it.last = it.pos + int64(i)
 			return it.full, nil
 		}
 		if it.fr == nil {
@@ -318,6 +320,9 @@ func (it *RowReader) Next() ([]any, error) {
 	}
 }
 
+// Position is the file row position of the row Next returned last.
+func (it *RowReader) Position() int64 { return it.last }
+
 // Close releases the file. It is safe to call more than once.
 func (it *RowReader) Close() error {
 	if it.fr == nil {
@@ -330,25 +335,42 @@ func (it *RowReader) Close() error {
 
 // ---- KeyValues (merge-on-read, compaction) ----
 
-// kvFileReader reads one data file of a primary-key table as a sorted run of
-// KeyValues. Each batch gets fresh slabs, as kv.RecordReader requires.
-type kvFileReader struct {
+// KeyValueReader reads one data file of a primary-key table as a sorted run
+// of KeyValues, skipping the rows its deletion vector marks. Each batch gets
+// fresh slabs, as kv.RecordReader requires. Position gives the file row
+// position of the record Next returned last (lookup compaction marks it in
+// the file's deletion vector when a newer version of the key arrives).
+type KeyValueReader struct {
 	r      *Reader
 	fr     datafile.FileReader
 	layout *Layout
+	dv     dv.DeletionVector
 	level  int
 	rows   [][]any
 	n, i   int
+	base   int64 // file position of rows[0]
+	last   int64 // file position of the record returned last
 	vals   []any
 	keys   []any
 }
 
-var _ kv.RecordReader = (*kvFileReader)(nil)
+var _ kv.RecordReader = (*KeyValueReader)(nil)
 
 // OpenKeyValues opens f, a data file in the KeyValue layout (_KEY_*,
 // _SEQUENCE_NUMBER, _VALUE_KIND, the value columns), as a sorted run: Key
-// holds the trimmed primary key, Value one value per read field.
+// holds the trimmed primary key, Value one value per read field (fields
+// not read are NULL).
 func (r *Reader) OpenKeyValues(ctx context.Context, f *File) (kv.RecordReader, error) {
+	k, err := r.OpenKeyValuesDV(ctx, f, nil)
+	if err != nil {
+		return nil, err
+	}
+	return k, nil
+}
+
+// OpenKeyValuesDV is OpenKeyValues with the deletion vector vec (nil: none)
+// applied: the rows it marks are skipped.
+func (r *Reader) OpenKeyValuesDV(ctx context.Context, f *File, vec dv.DeletionVector) (*KeyValueReader, error) {
 	l, err := r.layout(ctx, f, true)
 	if err != nil {
 		return nil, err
@@ -362,47 +384,63 @@ func (r *Reader) OpenKeyValues(ctx context.Context, f *File) (kv.RecordReader, e
 	if err != nil {
 		return nil, err
 	}
-	return &kvFileReader{r: r, fr: fr, layout: l, level: f.Level, rows: make([][]any, BatchSize)}, nil
+	if vec != nil && vec.IsEmpty() {
+		vec = nil
+	}
+	return &KeyValueReader{r: r, fr: fr, layout: l, dv: vec, level: f.Level, rows: make([][]any, BatchSize), last: -1}, nil
 }
 
-func (k *kvFileReader) Next() (kv.KeyValue, bool, error) {
-	if k.i >= k.n {
-		if k.fr == nil {
-			return kv.KeyValue{}, false, nil
-		}
-		n, err := k.fr.Next(k.rows)
-		if err != nil && !(errors.Is(err, io.EOF) && n > 0) {
-			if errors.Is(err, io.EOF) {
+// Next implements kv.RecordReader.
+func (k *KeyValueReader) Next() (kv.KeyValue, bool, error) {
+	for {
+		if k.i >= k.n {
+			if k.fr == nil {
 				return kv.KeyValue{}, false, nil
 			}
+			k.base = k.fr.Position()
+			n, err := k.fr.Next(k.rows)
+			if err != nil && !(errors.Is(err, io.EOF) && n > 0) {
+				if errors.Is(err, io.EOF) {
+					return kv.KeyValue{}, false, nil
+				}
+				return kv.KeyValue{}, false, err
+			}
+			k.n, k.i = n, 0
+			nf, nk := len(k.r.fields), len(k.r.keyIdx)
+			k.vals = make([]any, n*nf)
+			k.keys = make([]any, n*nk)
+		}
+		i := k.i
+		k.i++
+		if k.dv != nil && k.dv.IsDeleted(k.base+int64(i)) {
+			continue
+		}
+		k.last = k.base + int64(i)
+		row := k.rows[i]
+		nf, nk := len(k.r.fields), len(k.r.keyIdx)
+		val := k.vals[i*nf : (i+1)*nf : (i+1)*nf]
+		if err := k.r.mapRow(k.layout, row, val); err != nil {
 			return kv.KeyValue{}, false, err
 		}
-		k.n, k.i = n, 0
-		nf, nk := len(k.r.fields), len(k.r.keyIdx)
-		k.vals = make([]any, n*nf)
-		k.keys = make([]any, n*nk)
+		key := k.keys[i*nk : (i+1)*nk : (i+1)*nk]
+		for j, fi := range k.r.keyIdx {
+			key[j] = val[fi]
+		}
+		seq, ok1 := row[k.layout.SeqCol].(int64)
+		kind, ok2 := row[k.layout.KindCol].(int8)
+		if !ok1 || !ok2 || kind < 0 || kind > 3 {
+			return kv.KeyValue{}, false, fmt.Errorf("sortedrun: bad _SEQUENCE_NUMBER/_VALUE_KIND in a data file: %w", datafile.ErrCorrupt)
+		}
+		return kv.KeyValue{Key: key, Seq: kv.SeqNum(seq), Kind: kv.RowKind(kind), Value: val, Level: k.level}, true, nil
 	}
-	i := k.i
-	k.i++
-	row := k.rows[i]
-	nf, nk := len(k.r.fields), len(k.r.keyIdx)
-	val := k.vals[i*nf : (i+1)*nf : (i+1)*nf]
-	if err := k.r.mapRow(k.layout, row, val); err != nil {
-		return kv.KeyValue{}, false, err
-	}
-	key := k.keys[i*nk : (i+1)*nk : (i+1)*nk]
-	for j, fi := range k.r.keyIdx {
-		key[j] = val[fi]
-	}
-	seq, ok1 := row[k.layout.SeqCol].(int64)
-	kind, ok2 := row[k.layout.KindCol].(int8)
-	if !ok1 || !ok2 || kind < 0 || kind > 3 {
-		return kv.KeyValue{}, false, fmt.Errorf("sortedrun: bad _SEQUENCE_NUMBER/_VALUE_KIND in a data file: %w", datafile.ErrCorrupt)
-	}
-	return kv.KeyValue{Key: key, Seq: kv.SeqNum(seq), Kind: kv.RowKind(kind), Value: val, Level: k.level}, true, nil
 }
 
-func (k *kvFileReader) Close() error {
+// Position is the file row position of the record Next returned last (-1
+// before the first).
+func (k *KeyValueReader) Position() int64 { return k.last }
+
+// Close implements kv.RecordReader.
+func (k *KeyValueReader) Close() error {
 	if k.fr == nil {
 		return nil
 	}

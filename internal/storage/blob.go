@@ -123,6 +123,9 @@ func (f *blobFile) Size() int64  { return f.size }
 func (f *blobFile) Close() error { return nil }
 
 func (f *blobFile) ReadAt(p []byte, off int64) (int, error) {
+	if err := f.ctx.Err(); err != nil {
+		return 0, f.s.blobErr("read", f.key, err)
+	}
 	if off < 0 {
 		return 0, fmt.Errorf("storage: read %s/%s: negative offset %d", f.s.base, f.key, off)
 	}

@@ -137,16 +137,22 @@ func (s *localStorage) Open(ctx context.Context, p string) (File, error) {
 		_ = f.Close() // read-only file: nothing to lose
 		return nil, localErr("open", name, err)
 	}
-	return &localFile{f: f, size: st.Size()}, nil
+	return &localFile{ctx: ctx, f: f, size: st.Size()}, nil
 }
 
 // localFile reads through *os.File's ReadAt (pread), safe for concurrent use.
+// It keeps the context of Open, as blobFile does: a read after the context
+// ended fails with its error, so a canceled scan stops at its next read.
 type localFile struct {
+	ctx  context.Context
 	f    *os.File
 	size int64
 }
 
 func (f *localFile) ReadAt(p []byte, off int64) (int, error) {
+	if err := f.ctx.Err(); err != nil {
+		return 0, localErr("read", f.f.Name(), err)
+	}
 	n, err := f.f.ReadAt(p, off)
 	localRead.Add(uint64(n))
 	return n, err

@@ -451,12 +451,24 @@ func (in *inspector) printLiveFiles(s *snapshot.Snapshot) {
 		}
 		return cmp.Compare(a.bucket, b.bucket)
 	})
+	maxRuns := 0
+	defer func() {
+		if len(order) > 0 {
+			fmt.Fprintf(in.w, "\n  sorted runs per bucket: max %d (a merging read of a bucket merges its level-0 files and one run per other level)\n", maxRuns)
+		}
+	}()
 	for _, g := range order {
 		path := g.path
 		if path == "" {
 			path = "(unpartitioned)"
 		}
-		fmt.Fprintf(in.w, "\n  partition %s  %s  bucket %d (%s)  %d files\n", g.label, path, g.bucket, lsmread.BucketDir(g.bucket), len(g.entries))
+		files := make([]manifest.DataFileMeta, len(g.entries))
+		for i := range g.entries {
+			files[i] = g.entries[i].File
+		}
+		runs := manifest.SortedRuns(files)
+		maxRuns = max(maxRuns, runs)
+		fmt.Fprintf(in.w, "\n  partition %s  %s  bucket %d (%s)  %d files, %d sorted runs\n", g.label, path, g.bucket, lsmread.BucketDir(g.bucket), len(g.entries), runs)
 		slices.SortStableFunc(g.entries, func(a, b manifest.ManifestEntry) int {
 			return cmp.Or(cmp.Compare(b.File.Level, a.File.Level),
 				cmp.Compare(a.File.MinSequenceNumber, b.File.MinSequenceNumber),

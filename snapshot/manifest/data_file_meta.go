@@ -38,3 +38,30 @@ type DataFileMeta struct {
 	FirstRowID     *int64   // _FIRST_ROW_ID (1.3+)
 	WriteCols      []string // _WRITE_COLS (1.3+), nil is null
 }
+
+// SortedRuns counts the sorted runs of one bucket's files, as Java's
+// Levels.numberOfSortedRuns does: every level-0 file is a run of its own,
+// every non-empty level above 0 one run. A merging read of the bucket
+// merges this many runs.
+func SortedRuns(files []DataFileMeta) int {
+	n := 0
+	var levels []Level
+	for i := range files {
+		l := files[i].Level
+		if l == 0 {
+			n++
+			continue
+		}
+		seen := false
+		for _, x := range levels {
+			if x == l {
+				seen = true
+				break
+			}
+		}
+		if !seen {
+			levels = append(levels, l)
+		}
+	}
+	return n + len(levels)
+}

@@ -33,7 +33,7 @@ func newHarness(t *testing.T) *harness {
 	pro := memory.NewDBProvider(db)
 	a := builtins.Install(analyzer.NewBuilder(pro)).Build()
 	e := sqle.New(a, nil)
-	e.Parser = builtins.Parser(e.Parser)
+	e.Parser = builtins.Parser(e.Parser, nil)
 	sess := memory.NewSession(sql.NewBaseSession(), pro)
 	ctx := sql.NewContext(context.Background(), sql.WithSession(sess))
 	ctx.SetCurrentDatabase("d")

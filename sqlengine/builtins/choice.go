@@ -132,7 +132,10 @@ func (c *choice) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 		if n.kind == kNone {
 			return nil, nil
 		}
-		return n.dec(), nil
+		// At the result's scale, as MySQL prints it (IF(c, d, 100) with a
+		// DECIMAL(12,2) d gives 100.00): GMS prints a DECIMAL expression
+		// with its value's own exponent.
+		return n.dec().Round(int32(decimalType(c.typ).Scale())), nil
 	case types.IsFloat(c.typ):
 		n := toNum(v, e.Type())
 		if n.kind == kNone {

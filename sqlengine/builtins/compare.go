@@ -105,7 +105,7 @@ func needsMySQLCompare(l, r sql.Expression) bool {
 			}
 		case clsInt, clsDec, clsFloat:
 			if _, err := strconv.ParseFloat(strings.TrimSpace(lit), 64); err == nil && !strings.ContainsAny(lit, "eExX") {
-				return classOf(other.Type()) == clsFloat || !strings.Contains(lit, ".")
+				return classOf(other.Type()) != clsFloat && strings.Contains(lit, ".")
 			}
 		}
 	}

@@ -52,11 +52,12 @@ func (a *checkedArith) WithChildren(children ...sql.Expression) (sql.Expression,
 }
 
 func (a *checkedArith) Eval(ctx *sql.Context, row sql.Row) (any, error) {
-	lv, rv, err := evalChildren(ctx, row, a.inner)
-	if err != nil || lv == nil || rv == nil {
+	// Both operands are evaluated, as MySQL's integer operations do: an
+	// overflow on the right fails even when the left side is NULL.
+	l, r, err := evalBoth(ctx, row, a.inner.Left(), a.inner.Right())
+	if err != nil || l.kind == kNone || r.kind == kNone {
 		return nil, err
 	}
-	l, r := toNum(lv, a.inner.Left().Type()), toNum(rv, a.inner.Right().Type())
 	if (l.kind != kInt && l.kind != kUint) || (r.kind != kInt && r.kind != kUint) {
 		return a.inner.Eval(ctx, row)
 	}
@@ -84,6 +85,64 @@ func (a *checkedArith) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	return res.Int64(), nil
 }
 
+// intMod is MOD (%) of two integers, exact: GMS v0.20.0 computes it through
+// DOUBLE, so 9223372036854775807 % 4611686018427387904 is -1 (MySQL:
+// 4611686018427387903). The result has the dividend's sign, as in MySQL; a
+// zero divisor is GMS's (NULL with warning 1365).
+type intMod struct{ inner *expression.Mod }
+
+func (m *intMod) Resolved() bool { return m.inner.Resolved() }
+func (m *intMod) String() string { return m.inner.String() }
+
+// Type is BIGINT (UNSIGNED when the dividend is): GMS types MOD of two
+// integers as DECIMAL or DOUBLE.
+func (m *intMod) Type() sql.Type {
+	if types.IsUnsigned(m.inner.LeftChild.Type()) {
+		return types.Uint64
+	}
+	return types.Int64
+}
+func (m *intMod) IsNullable() bool           { return true }
+func (m *intMod) Children() []sql.Expression { return m.inner.Children() }
+func (m *intMod) CollationCoercibility(ctx *sql.Context) (sql.CollationID, byte) {
+	return sql.Collation_binary, 5
+}
+
+func (m *intMod) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	n, err := m.inner.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	return &intMod{inner: n.(*expression.Mod)}, nil
+}
+
+func (m *intMod) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	l, r, err := evalBoth(ctx, row, m.inner.LeftChild, m.inner.RightChild)
+	if err != nil || l.kind == kNone || r.kind == kNone {
+		return nil, err
+	}
+	if (l.kind != kInt && l.kind != kUint) || (r.kind != kInt && r.kind != kUint) {
+		return m.inner.Eval(ctx, row)
+	}
+	if r.kind == kInt && r.i == 0 {
+		warn(ctx, 1365, "Division by 0")
+		return nil, nil
+	}
+	if l.kind == kInt && r.kind == kInt {
+		if r.i == -1 {
+			return int64(0), nil // MinInt64 % -1 overflows in Go
+		}
+		return l.i % r.i, nil
+	}
+	res := new(big.Int).Rem(bigOf(l), bigOf(r)) // truncated: the dividend's sign
+	if types.IsUnsigned(m.inner.LeftChild.Type()) || l.kind == kUint {
+		return res.Uint64(), nil
+	}
+	return res.Int64(), nil
+}
+
+func bigDecimal(n num) decimal.Decimal { return decimal.NewFromBigInt(bigOf(n), 0) }
+
 func bigOf(n num) *big.Int {
 	if n.kind == kUint {
 		return new(big.Int).SetUint64(n.u)
@@ -92,7 +151,71 @@ func bigOf(n num) *big.Int {
 }
 
 // negate is unary minus: -BIGINT_MIN is error 1690, a DECIMAL stays exact.
-type negate struct{ inner *expression.UnaryMinus }
+// The negation of a constant integer expression whose value is negative
+// is a DECIMAL, as in MySQL (Item_func_neg::resolve_type: BIGINT could not
+// hold every such negation), so 2147483647 * -COALESCE(-9223372036854775807, 1)
+// is 19807040619342712359383728129, not error 1690.
+type negate struct {
+	inner    *expression.UnaryMinus
+	constNeg bool // the operand is a constant integer expression < 0
+	exact    bool // a DECIMAL operand's value is passed on uncut (arith.go)
+}
+
+func (n *negate) withExact() sql.Expression {
+	return &negate{inner: n.inner, constNeg: n.constNeg, exact: true}
+}
+
+// newNegate builds the node, evaluating a constant integer operand once.
+func newNegate(x *expression.UnaryMinus) *negate {
+	n := &negate{inner: x}
+	// A negated literal is folded by the parser into a literal (-(-3) is
+	// the integer 3), so only other constant expressions are promoted.
+	if isInt(x.Child.Type()) && constantExpr(x.Child) && !negatedLiteral(x.Child) {
+		if v, err := x.Child.Eval(sql.NewEmptyContext(), nil); err == nil && v != nil {
+			switch c := toNum(v, x.Child.Type()); c.kind {
+			case kInt:
+				n.constNeg = c.i < 0
+			case kUint:
+				n.constNeg = true
+			}
+		}
+	}
+	return n
+}
+
+// negatedLiteral reports whether e is a literal or the negation of one.
+func negatedLiteral(e sql.Expression) bool {
+	for {
+		switch x := e.(type) {
+		case *expression.Literal:
+			return true
+		case *expression.UnaryMinus:
+			e = x.Child
+		case *negate:
+			e = x.inner.Child
+		default:
+			return false
+		}
+	}
+}
+
+// constantExpr reports whether e has the same value on every row: no
+// column, subquery, parameter, variable or non-deterministic function.
+func constantExpr(e sql.Expression) bool {
+	ok := true
+	sql.Inspect(e, func(x sql.Expression) bool {
+		switch y := x.(type) {
+		case *expression.GetField, *plan.Subquery, *expression.BindVar, *expression.UserVar, *expression.SystemVar, *expression.ProcedureParam:
+			ok = false
+		case sql.NonDeterministicExpression:
+			if y.IsNonDeterministic() {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
+}
 
 func (n *negate) Resolved() bool             { return n.inner.Resolved() }
 func (n *negate) String() string             { return n.inner.String() }
@@ -108,7 +231,7 @@ func (n *negate) Type() sql.Type {
 	case decimalType(t) != nil:
 		return t
 	case isInt(t):
-		if n.isMinLiteral() {
+		if n.isMinLiteral() || n.constNeg {
 			return types.MustCreateDecimalType(20, 0)
 		}
 		return types.Int64 // -INT of -2147483648 is 2147483648
@@ -134,7 +257,7 @@ func (n *negate) WithChildren(children ...sql.Expression) (sql.Expression, error
 	if err != nil {
 		return nil, err
 	}
-	return &negate{inner: c.(*expression.UnaryMinus)}, nil
+	return &negate{inner: c.(*expression.UnaryMinus), constNeg: n.constNeg, exact: n.exact}, nil
 }
 
 func (n *negate) Eval(ctx *sql.Context, row sql.Row) (any, error) {
@@ -146,6 +269,8 @@ func (n *negate) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 		return nil, err
 	}
 	switch x := toNum(v, n.inner.Child.Type()); {
+	case x.kind == kInt && n.constNeg:
+		return decimal.NewFromInt(x.i).Neg(), nil
 	case x.kind == kInt:
 		if x.i == math.MinInt64 {
 			if n.isMinLiteral() {
@@ -154,12 +279,17 @@ func (n *negate) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 			return nil, errOutOfRange("BIGINT", n)
 		}
 		return -x.i, nil
+	case x.kind == kUint && n.constNeg:
+		return bigDecimal(x).Neg(), nil
 	case x.kind == kUint:
 		if x.u == 1<<63 {
 			return int64(math.MinInt64), nil
 		}
 		return nil, errOutOfRange("BIGINT", n)
 	case x.kind == kDec:
+		if dt := decimalType(n.Type()); dt != nil && !n.exact {
+			return x.d.Neg().Round(int32(dt.Scale())), nil
+		}
 		return x.d.Neg(), nil
 	}
 	return n.inner.Eval(ctx, row)
@@ -383,6 +513,53 @@ func notIn(ctx *sql.Context, row sql.Row, left sql.Expression, sq *plan.Subquery
 		return nil, nil
 	}
 	return true, nil
+}
+
+// inSubquery is left IN (subquery) where GMS's comparison of left with the
+// subquery's column differs from MySQL's (a string against a number, a
+// DECIMAL against a DECIMAL of another scale, …), evaluated per row with
+// MySQL's comparisons. GMS v0.20.0 plans such an IN as a semi-join whose
+// hash or lookup converts the left value to the column's type ('5.0' and
+// ' 5' then never equal 5). It is the SQL negation of notIn: TRUE on a
+// match, NULL when left is NULL (and the subquery has rows) or nothing
+// matched and the subquery returned a NULL, FALSE otherwise.
+type inSubquery struct{ inner *plan.InSubquery }
+
+func (n *inSubquery) Resolved() bool             { return n.inner.Resolved() }
+func (n *inSubquery) String() string             { return n.inner.String() }
+func (n *inSubquery) Type() sql.Type             { return types.Boolean }
+func (n *inSubquery) IsNullable() bool           { return true }
+func (n *inSubquery) Children() []sql.Expression { return n.inner.Children() }
+
+func (n *inSubquery) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	c, err := n.inner.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	return &inSubquery{inner: c.(*plan.InSubquery)}, nil
+}
+
+func (n *inSubquery) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	sq, ok := n.inner.RightChild.(*plan.Subquery)
+	if !ok {
+		return n.inner.Eval(ctx, row)
+	}
+	v, err := notIn(ctx, row, n.inner.LeftChild, sq)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	return !v.(bool), nil
+}
+
+// mixedInSubquery reports whether GMS compares left IN (subquery) other
+// than MySQL does (needsMySQLCompare of left and the subquery's column).
+func mixedInSubquery(in *plan.InSubquery) bool {
+	sq, ok := in.RightChild.(*plan.Subquery)
+	if !ok || types.NumColumns(in.LeftChild.Type()) != 1 || types.NumColumns(sq.Type()) != 1 {
+		return false
+	}
+	col := expression.NewGetField(0, sq.Type(), "subquery column", true)
+	return needsMySQLCompare(in.LeftChild, col)
 }
 
 // castSigned is CAST(x AS SIGNED/UNSIGNED) of a DOUBLE: MySQL rounds half

@@ -75,7 +75,15 @@ func (s *scalar) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 		}
 		vals[i] = v
 	}
-	return s.eval(ctx, s, vals)
+	res, err := s.eval(ctx, s, vals)
+	// A DECIMAL result is shown at the function's scale (ABS of an uncut
+	// quotient, arith.go).
+	if d, ok := res.(decimal.Decimal); ok && err == nil {
+		if dt := decimalType(s.Type()); dt != nil && -d.Exponent() > int32(dt.Scale()) {
+			return d.Round(int32(dt.Scale())), nil
+		}
+	}
+	return res, err
 }
 
 // fn registers a scalar of arity min..max.
@@ -399,7 +407,7 @@ func greatestLeast(name string, greatest bool, gms func(...sql.Expression) (sql.
 				}
 				return best.i, nil
 			case decimalType(typ) != nil:
-				return best.dec(), nil
+				return best.dec().Round(int32(decimalType(typ).Scale())), nil // at the result's scale, as MySQL prints it
 			}
 			return best.float(), nil
 		}}, nil

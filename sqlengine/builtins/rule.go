@@ -28,7 +28,7 @@ func Install(b *analyzer.Builder) *analyzer.Builder {
 // Functions is the function provider of the replaced built-ins.
 var Functions = func() function.Registry {
 	r := function.Registry{}
-	for _, f := range append(append([]sql.Function{exactLiteralFunction}, functions...), append(aggFunctions, choiceFunctions...)...) {
+	for _, f := range append(append([]sql.Function{exactLiteralFunction, castOperandFunction}, functions...), append(aggFunctions, choiceFunctions...)...) {
 		r[f.FunctionName()] = f
 	}
 	return r
@@ -85,9 +85,22 @@ func rewriteNode(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 // rewriteExpr replaces one node; transform.Expr has already rewritten its
 // children.
 func rewriteExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+	n, same, err := rewriteOne(e)
+	if err != nil {
+		return n, same, err
+	}
+	if m, changed := markExact(n); changed {
+		return m, transform.NewTree, nil
+	}
+	return n, same, nil
+}
+
+func rewriteOne(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 	switch x := e.(type) {
 	case *exactLiteral:
 		return unwrapExact(x)
+	case *castOperand:
+		return x.e, transform.NewTree, nil
 	case *expression.Like:
 		// GMS's simplifyFilters turns a LIKE without wildcards into =
 		// without removing its escapes ('a\_b' then matches nothing); it
@@ -111,9 +124,23 @@ func rewriteExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity, erro
 			if isInt(x.Left().Type()) && isInt(x.Right().Type()) {
 				return &checkedArith{inner: x}, transform.NewTree, nil
 			}
+			if resultClass(x.Left().Type(), x.Right().Type()) == clsDec {
+				return &decimalArith{inner: x}, transform.NewTree, nil
+			}
+		}
+	case *expression.Div:
+		if resultClass(x.Left().Type(), x.Right().Type()) != clsOther {
+			return &numericDiv{inner: x}, transform.NewTree, nil
+		}
+	case *expression.Mod:
+		if isInt(x.LeftChild.Type()) && isInt(x.RightChild.Type()) {
+			return &intMod{inner: x}, transform.NewTree, nil
+		}
+		if resultClass(x.LeftChild.Type(), x.RightChild.Type()) != clsOther {
+			return &numericMod{inner: x}, transform.NewTree, nil
 		}
 	case *expression.UnaryMinus:
-		return &negate{inner: x}, transform.NewTree, nil
+		return newNegate(x), transform.NewTree, nil
 	case *expression.IntDiv:
 		if !isInt(x.Left().Type()) || !isInt(x.Right().Type()) {
 			return &intDiv{inner: x}, transform.NewTree, nil
@@ -125,8 +152,14 @@ func rewriteExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity, erro
 		if isInt(x.Type()) && types.IsFloat(x.Child.Type()) {
 			return &castSigned{inner: x}, transform.NewTree, nil
 		}
+	case *plan.InSubquery:
+		if mixedInSubquery(x) {
+			return &inSubquery{inner: x}, transform.NewTree, nil
+		}
 	case *expression.Not:
 		switch c := x.Child.(type) {
+		case *inSubquery:
+			return &notSubquery{inner: c.inner}, transform.NewTree, nil
 		case *plan.InSubquery:
 			return &notSubquery{inner: c}, transform.NewTree, nil
 		case *plan.ExistsSubquery:
@@ -144,8 +177,53 @@ func rewriteExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity, erro
 		return rewriteCmp(e, x.Left(), x.Right(), cmpGT)
 	case *expression.GreaterThanOrEqual:
 		return rewriteCmp(e, x.Left(), x.Right(), cmpGE)
+	case *expression.InTuple:
+		return rewriteIn(x)
 	}
 	return e, transform.SameTree, nil
+}
+
+// rewriteIn gives the elements of an IN list whose comparison with the
+// left side GMS gets wrong MySQL's comparison: GMS converts every element
+// to the left side's type (`k IN ('5', '8x')` drops '8x', which MySQL reads
+// as 8; a BIGINT key lookup with it fails with 1366). x IN (a, b, c) is
+// x = a OR x = b OR x = c with SQL's NULL rules (the manual's definition),
+// so the list becomes GMS's IN over the elements it compares right (keeping
+// its index lookups when that is all of them) OR'ed with lakesql's
+// comparisons for the others.
+func rewriteIn(in *expression.InTuple) (sql.Expression, transform.TreeIdentity, error) {
+	tuple, ok := in.Right().(expression.Tuple)
+	if !ok || types.NumColumns(in.Left().Type()) != 1 {
+		return in, transform.SameTree, nil
+	}
+	left := in.Left()
+	var keep []sql.Expression
+	var mixed []sql.Expression
+	for _, el := range tuple {
+		if types.NumColumns(el.Type()) != 1 {
+			return in, transform.SameTree, nil
+		}
+		if needsMySQLCompare(left, el) {
+			mixed = append(mixed, &compare{op: cmpEQ, l: left, r: el})
+		} else {
+			keep = append(keep, el)
+		}
+	}
+	if len(mixed) == 0 {
+		return in, transform.SameTree, nil
+	}
+	var out sql.Expression
+	if len(keep) > 0 {
+		out = expression.NewInTuple(left, expression.NewTuple(keep...))
+	}
+	for _, c := range mixed {
+		if out == nil {
+			out = c
+			continue
+		}
+		out = expression.NewOr(out, c)
+	}
+	return out, transform.NewTree, nil
 }
 
 func rewriteCmp(e, l, r sql.Expression, op cmpOp) (sql.Expression, transform.TreeIdentity, error) {

@@ -123,7 +123,7 @@ func TestBadSettings(t *testing.T) {
 		want string
 	}{
 		{args: []string{"--port", "x"}, want: "invalid value"},
-		{args: []string{"--port", "70000"}, want: "port (from flag)"},
+		{args: []string{"--port", "70000"}, want: "--port must be 0 … 65535"},
 		{env: map[string]string{"LAKESQL_PORT": "x"}, want: "LAKESQL_PORT"},
 		{env: map[string]string{"LAKESQL_LOG_FORMAT": "xml"}, want: "log-format (from env)"},
 		{file: "nosuch = 1\n", want: "unknown setting nosuch"},
@@ -131,6 +131,7 @@ func TestBadSettings(t *testing.T) {
 		{args: []string{"--table-defaults", "bucket=zero"}, want: "table-defaults"},
 		{args: []string{"--table-defaults", "novalue"}, want: "key=value"},
 		{args: []string{"--tls-cert", "a.pem"}, want: "tls-key go together"},
+		{env: map[string]string{"LAKESQL_COMPACTION_WORKERS": "-1"}, want: "compaction-workers (from env): must be 0 or more"},
 		{args: []string{"--query-memory-limit", "lots"}, want: "512MiB"},
 		{args: []string{"--shutdown-timeout", "-1s"}, want: "negative"},
 	} {
@@ -166,4 +167,25 @@ func TestSizes(t *testing.T) {
 			t.Errorf("ParseSize(%q) accepted", in)
 		}
 	}
+}
+
+// FuzzParseSize: any text either fails or gives a size that FormatSize
+// writes back to the same size.
+func FuzzParseSize(f *testing.F) {
+	for _, s := range []string{"0", "1k", "64MiB", " 2 gb ", "3t", "-1", "1e9", "99999999999999999999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, err := config.ParseSize(s)
+		if err != nil {
+			return
+		}
+		if n < 0 {
+			t.Fatalf("ParseSize(%q) = %d", s, n)
+		}
+		back, err := config.ParseSize(config.FormatSize(n))
+		if err != nil || back != n {
+			t.Fatalf("ParseSize(%q) = %d; FormatSize gives %q → %d, %v", s, n, config.FormatSize(n), back, err)
+		}
+	})
 }

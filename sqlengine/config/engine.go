@@ -31,6 +31,15 @@ func (c *Config) Engine() sqlengine.Config {
 		ManifestCacheEntries: cache,
 		QueryMemoryLimit:     int64(s.QueryMemoryLimit),
 		MaxExecutionTime:     time.Duration(s.MaxExecutionTime) * time.Millisecond,
-		CompactionWorkers:    s.CompactionWorkers,
+		CompactionWorkers:    compactionWorkers(s.CompactionWorkers),
 	}
+}
+
+// compactionWorkers maps the setting (0: compact inside the committing
+// statement) to sqlengine.Config's (0: the default, negative: none).
+func compactionWorkers(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
 }

@@ -295,11 +295,18 @@ func formatValue(v reflect.Value) string {
 	return fmt.Sprint(v.Interface())
 }
 
-// Validate checks the settings' values.
+// Validate checks the settings' values. A bad value given as a flag makes
+// the error a *FlagError (the command line is wrong).
 func (c *Config) Validate() error {
 	s := &c.Settings
 	var errs []error
+	fromFlag := false
 	bad := func(name, format string, args ...any) {
+		if c.sources[name] == FromFlag {
+			fromFlag = true
+			errs = append(errs, fmt.Errorf("--%s "+format, append([]any{name}, args...)...))
+			return
+		}
 		errs = append(errs, fmt.Errorf("config: %s (from %s): "+format, append([]any{name, c.sources[name]}, args...)...))
 	}
 	switch strings.ToLower(s.LogFormat) {
@@ -313,12 +320,12 @@ func (c *Config) Validate() error {
 		bad("log-level", "debug, info, warn or error, not %q", s.LogLevel)
 	}
 	if s.Port < 0 || s.Port > 65535 {
-		bad("port", "0 … 65535, not %d", s.Port)
+		bad("port", "must be 0 … 65535 (not %d)", s.Port)
 	}
 	for name, n := range map[string]int{"slow-query-ms": s.SlowQueryMs, "compaction-workers": s.CompactionWorkers,
 		"manifest-cache-entries": s.ManifestCacheEntries, "max-execution-time": s.MaxExecutionTime} {
 		if n < 0 {
-			bad(name, "must not be negative (%d)", n)
+			bad(name, "must be 0 or more (not %d)", n)
 		}
 	}
 	if (s.TLSCert == "") != (s.TLSKey == "") {
@@ -334,6 +341,9 @@ func (c *Config) Validate() error {
 		if _, err := schema.Options(s.TableDefaults).Core(); err != nil {
 			bad("table-defaults", "%v", err)
 		}
+	}
+	if fromFlag {
+		return &FlagError{errors.Join(errs...)} // a bad command line: exit 2
 	}
 	return errors.Join(errs...)
 }

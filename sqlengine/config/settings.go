@@ -33,7 +33,7 @@ type Settings struct {
 	LogLevel    string `toml:"log-level" help:"log level: debug, info, warn or error"`
 	SlowQueryMs int    `toml:"slow-query-ms" help:"log every statement that takes at least this many milliseconds (0: off)"`
 
-	CompactionWorkers    int  `toml:"compaction-workers" help:"background compaction workers"`
+	CompactionWorkers    int  `toml:"compaction-workers" help:"background workers of automatic compaction (0: compact inside the committing statement)"`
 	ManifestCacheEntries int  `toml:"manifest-cache-entries" help:"decoded manifest records kept in memory (0: no cache)"`
 	QueryMemoryLimit     Size `toml:"query-memory-limit" help:"default per-statement memory limit, e.g. 2GiB (0: none); SET lakesql_query_memory_limit changes it per session"`
 	MaxExecutionTime     int  `toml:"max-execution-time" help:"default max_execution_time of SELECT statements in milliseconds (0: none)"`

@@ -32,6 +32,7 @@ const shellHelp = `Statements end with ';' and may span lines. Helpers:
   \l          list databases (SHOW DATABASES)
   \d          list the tables of the current database (SHOW TABLES)
   \d TABLE    describe a table (DESCRIBE TABLE)
+  \c          discard the statement being typed (also Ctrl-C)
   \q          quit (also Ctrl-D)
   \?          this help
 Ctrl-C discards the statement being typed.
@@ -70,17 +71,22 @@ func (s *Session) Shell(ctx context.Context, o ShellOptions) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if buf.Len() == 0 {
-			if cmd, ok := strings.CutPrefix(strings.TrimSpace(line), `\`); ok {
-				quit, err := s.helper(ctx, cmd, eo)
-				if err != nil {
-					fmt.Fprintln(rl.Stdout(), ErrorText(err))
-				}
-				if quit {
-					return nil
-				}
+		if cmd, ok := strings.CutPrefix(strings.TrimSpace(line), `\`); ok {
+			// Helpers work on any line, as the mysql client's do; \c
+			// discards the statement being typed.
+			if strings.TrimSpace(cmd) == "c" {
+				buf.Reset()
+				rl.SetPrompt(prompt)
 				continue
 			}
+			quit, err := s.helper(ctx, cmd, eo)
+			if err != nil {
+				fmt.Fprintln(rl.Stdout(), ErrorText(err))
+			}
+			if quit {
+				return nil
+			}
+			continue
 		}
 		buf.WriteString(line)
 		buf.WriteByte('\n')

@@ -163,7 +163,8 @@ func TestExecStopsAtFirstError(t *testing.T) {
 func TestShellScript(t *testing.T) {
 	s := open(t)
 	in := "CREATE TABLE sh (id BIGINT PRIMARY KEY,\n  v STRING);\nINSERT INTO sh VALUES (1, 'one;two'),\n (2, 'two');\n" +
-		"SELECT v FROM sh\n WHERE id = 1;\n\\d\n\\d sh\n\\l\nSELECT * FROM nosuch;\nSELECT count(*) AS n FROM sh;\n\\nope\n\\q\nSELECT 'after quit';\n"
+		"SELECT v FROM sh\n WHERE id = 1;\n\\d\n\\d sh\n\\l\nSELECT * FROM nosuch;\nSELECT count(*) AS n FROM sh;\n\\nope\n" +
+		"SELECT 'discarded' +\n\\c\nSELECT 'typed' AS after_c;\n\\q\nSELECT 'after quit';\n"
 	var out bytes.Buffer
 	err := s.Shell(context.Background(), terminal.ShellOptions{In: io.NopCloser(strings.NewReader(in)), Out: &out, Err: &out})
 	if err != nil {
@@ -171,12 +172,12 @@ func TestShellScript(t *testing.T) {
 	}
 	got := out.String()
 	for _, want := range []string{"| one;two |", "| Tables_in_default |", "| sh                |", "| Field | Type", "| information_schema |",
-		"ERROR 1146", "| n |\n+---+\n| 2 |", "Query OK, 2 rows affected", `unknown command \nope`} {
+		"ERROR 1146", "| n |\n+---+\n| 2 |", "Query OK, 2 rows affected", `unknown command \nope`, "| typed   |"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("shell output lacks %q:\n%s", want, got)
 		}
 	}
-	if strings.Contains(got, "after quit") {
+	if strings.Contains(got, "after quit") || strings.Contains(got, "discarded") {
 		t.Errorf("the shell ran a statement after \\q")
 	}
 }

@@ -53,4 +53,23 @@ tls.close()
 out["tls_required_plain"] = code(lambda: connect("pytls", "tlspw", ssl_disabled=True).close())
 plain = connect("pytls", "tlspw")  # preferred mode: TLS, so REQUIRE SSL is met
 plain.close()
+
+
+def current_user(user, password, **kw):
+    c = connect(user, password, **kw)
+    cur = c.cursor()
+    cur.execute("SELECT CURRENT_USER()")
+    u = cur.fetchone()[0]
+    c.close()
+    return u
+
+
+# caching_sha2_password: the first login is a full authentication, which
+# needs TLS (lakesql has no RSA keys); then the fast path works without.
+tls = {"ssl": {"ca": cafile, "check_hostname": False}}
+out["sha_first_plain"] = code(lambda: connect("pysha", "shapw", ssl_disabled=True).close())
+out["sha_wrong_tls"] = code(lambda: connect("pysha", "wrong", **tls).close())
+out["sha_full_tls"] = current_user("pysha", "shapw", **tls)
+out["sha_fast_plain"] = current_user("pysha", "shapw", ssl_disabled=True)
+out["sha_wrong_fast"] = code(lambda: connect("pysha", "wrong", ssl_disabled=True).close())
 print(json.dumps(out))

@@ -1,9 +1,13 @@
 -- Connect and schema-sync statements of MySQL tools, replayed by
 -- tests/server_tools_test.go against a server with database {db} holding
 -- tables orders (composite key, partitioned) and plain. Each block:
---   -- @ TOOL: where it comes from [| expected result columns, comma-separated] [| rows>0]
---   the statement ({db} and {table} are substituted)
--- Each must succeed, with those columns, as MySQL answers it.
+--   -- @ TOOL: where it comes from
+--   the statement ({db} is substituted) [| expected result columns, comma-separated] [| rows>0]
+--     [| args=a,b: run as a server-side prepared statement with these arguments]
+--     [| error=N: must fail with MySQL error N]
+-- Each must be answered as MySQL answers it: success (with those columns),
+-- or the error MySQL gives (or 1235 for a feature lakesql lacks); the test
+-- checks the rows that describe the tables against the truth.
 
 -- @ sqlalchemy: dialects/mysql/base.py _detect_charset / initialize
 SELECT VERSION()
@@ -118,3 +122,126 @@ SHOW FULL TRIGGERS FROM `{db}`
 
 -- @ dbeaver: MySQLCatalog.java EventCache.prepareObjectsStatement
 SELECT * FROM information_schema.EVENTS WHERE EVENT_SCHEMA='{db}'
+
+-- Metabase (metabase/metabase src/metabase/driver/mysql.clj and
+-- src/metabase/driver/sql_jdbc/sync/describe_database.clj): connection test,
+-- sync (tables through JDBC getTables, then a SELECT probe per table, fields
+-- and foreign keys through information_schema), privileges, uploads.
+
+-- @ metabase: mysql.clj database-supports? :metadata/table-writable-check (partial-revokes-enabled?)
+SHOW VARIABLES LIKE 'partial_revokes'; | Variable_name,Value | rows>0
+
+-- @ metabase: mysql.clj get-global-variable for insert-into! (uploads use LOAD DATA LOCAL when it is ON)
+show global variables like 'local_infile' | Variable_name,Value | rows>0
+
+-- @ metabase: mysql.clj current-user-table-privileges (database name)
+SELECT DATABASE() | DATABASE() | rows>0
+
+-- @ metabase: mysql.clj current-user-table-privileges (table names)
+SHOW TABLES | Tables_in_{db} | rows>0
+
+-- @ metabase: mysql.clj privilege-grants-for-user (parse-grant reads GRANT … ON … TO …)
+SHOW GRANTS FOR CURRENT_USER() | rows>0
+
+-- @ metabase: describe_database.clj simple-select-probe-query (have-select-privilege?, per table)
+SELECT TRUE AS `_` FROM `orders` WHERE 1 <> 1 LIMIT 0 | _
+
+-- @ metabase: mysql.clj describe-fields-sql (HoneySQL, MySQL dialect, the database as parameter)
+SELECT `c`.`column_name` AS `name`, `c`.`ordinal_position` - 1 AS `database-position`, NULL AS `table-schema`, `c`.`table_name` AS `table-name`, IF(`column_type` = 'tinyint(1)', 'BIT', UPPER(`c`.`data_type`)) AS `database-type`, `c`.`extra` = 'auto_increment' AS `database-is-auto-increment`, ((`column_default` IS NULL) OR (LOWER(`column_default`) = 'null')) AND (`is_nullable` = 'NO') AND NOT (`c`.`extra` = 'auto_increment') AS `database-required`, `c`.`column_key` = 'PRI' AS `pk?`, `is_nullable` = 'YES' AS `database-is-nullable`, IF(LOWER(`column_default`) = 'null', NULL, `column_default`) AS `database-default`, (`generation_expression` IS NOT NULL) AND (`generation_expression` <> ?) AS `database-is-generated`, NULLIF(`c`.`column_comment`, '') AS `field-comment` FROM `information_schema`.`columns` AS `c` WHERE c.table_schema not in ('information_schema','performance_schema','sys','mysql') AND c.table_name not in ('innodb_table_stats', 'innodb_index_stats') AND (`c`.`table_schema` = ?) ORDER BY `c`.`table_name` ASC, `c`.`ordinal_position` ASC | name,database-position,table-schema,table-name,database-type,database-is-auto-increment,database-required,pk?,database-is-nullable,database-default,database-is-generated,field-comment | rows>0 | args=,{db}
+
+-- @ metabase: mysql.clj describe-fks-sql
+SELECT NULL AS `pk-table-schema`, `a`.`referenced_table_name` AS `pk-table-name`, `a`.`referenced_column_name` AS `pk-column-name`, NULL AS `fk-table-schema`, `a`.`table_name` AS `fk-table-name`, `a`.`column_name` AS `fk-column-name` FROM `information_schema`.`key_column_usage` AS `a` INNER JOIN `information_schema`.`table_constraints` AS `b` USING (`constraint_schema`, `constraint_name`, `table_name`) WHERE (`b`.`constraint_type` = 'FOREIGN KEY') AND (`a`.`referenced_table_schema` IS NOT NULL) AND (`a`.`table_name` IN (?, ?)) ORDER BY `a`.`table_name` ASC | pk-table-schema,pk-table-name,pk-column-name,fk-table-schema,fk-table-name,fk-column-name | args=orders,plain
+
+-- @ metabase: mysql.clj set-timezone-sql (when a report time zone is set)
+SET @@session.time_zone = 'UTC';
+
+-- Superset (apache/superset superset/db_engine_specs/mysql.py; its inspector
+-- calls go through SQLAlchemy's MySQL dialect, replayed above and run for
+-- real by tests/catalog/reflect.py).
+
+-- @ superset: mysql.py get_cancel_query_id
+SELECT CONNECTION_ID() | CONNECTION_ID() | rows>0
+
+-- @ superset: mysql.py _requires_primary_key (CSV upload)
+SELECT @@session.sql_require_primary_key | @@session.sql_require_primary_key | rows>0
+
+-- @ superset: select_star (SQL Lab preview)
+SELECT * FROM `{db}`.`plain` LIMIT 100 | id,v
+
+-- @ sqlalchemy: base.py has_table (DESCRIBE; a missing table must be 1146)
+DESCRIBE `{db}`.`no_such_table` | error=1146
+
+-- @ sqlalchemy: base.py has_table (a missing schema: 1049, as MySQL 8)
+DESCRIBE `no_such_db`.`orders` | error=1049
+
+-- @ sqlalchemy: base.py _fetch_setting (MySQL ≥ 5.6: SELECT @@)
+SELECT @@lower_case_table_names | @@lower_case_table_names | rows>0
+
+-- Tableau's MySQL connector runs over MySQL Connector/ODBC: the catalog
+-- statements of mysql/mysql-connector-odbc driver/catalog.cc (SQLTables,
+-- SQLColumns — a server-side prepared statement —, SQLTablePrivileges) and
+-- driver/catalog_no_i_s.cc (SQLPrimaryKeys, SQLStatistics), then Tableau's
+-- documented metadata forms (CAP_QUERY_TOP_0_METADATA as LIMIT 0,
+-- CAP_QUERY_WHERE_FALSE_METADATA) and its temporary-table probe
+-- (CAP_CREATE_TEMP_TABLES), which lakesql refuses as a missing feature.
+
+-- @ tableau/odbc: catalog.cc db_status (SQLTables catalogs)
+SELECT NULL, NULL, NULL, SCHEMA_NAME FROM INFORMATION_SCHEMA.SCHEMATA WHERE SCHEMA_NAME LIKE '{db}'  ORDER BY SCHEMA_NAME | NULL,NULL,NULL,SCHEMA_NAME | rows>0
+
+-- @ tableau/odbc: catalog.cc table_status_i_s (SQLTables)
+SELECT TABLE_NAME,TABLE_COMMENT,IF(TABLE_TYPE='BASE TABLE', 'TABLE', TABLE_TYPE),TABLE_SCHEMA FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA LIKE '{db}' AND ( TABLE_TYPE='BASE TABLE' OR TABLE_TYPE='VIEW' )  ORDER BY TABLE_SCHEMA, TABLE_NAME | rows>0
+
+-- @ tableau/odbc: catalog.cc columns_i_s (SQLColumns, prepared)
+select TABLE_SCHEMA as TABLE_CATALOG,TABLE_SCHEMA,TABLE_NAME,COLUMN_NAME,DATA_TYPE,COLUMN_TYPE as TYPE_NAME,IF(ISNULL(CHARACTER_MAXIMUM_LENGTH), IF(DATA_TYPE LIKE 'bit',CAST((NUMERIC_PRECISION+7)/8 AS UNSIGNED),NUMERIC_PRECISION), CHARACTER_MAXIMUM_LENGTH) as COLUMN_SIZE,CHARACTER_OCTET_LENGTH as BUFFER_LENGTH,NUMERIC_SCALE as DECIMAL_DIGITS,IF(ISNULL(NUMERIC_PRECISION), NULL, 10) as NUM_PREC_RADIX,IF(EXTRA LIKE "%auto_increment%", "YES", IS_NULLABLE) as NULLABLE,COLUMN_COMMENT as REMARKS,IF(ISNULL(COLUMN_DEFAULT), "NULL", IF(ISNULL(NUMERIC_PRECISION), CONCAT("'", COLUMN_DEFAULT, "'"),COLUMN_DEFAULT)) as COLUMN_DEF,0 as SQL_DATA_TYPE,NULL as SQL_DATA_TYPE_SUB,CHARACTER_OCTET_LENGTH as CHAR_OCTET_LENGTH,ORDINAL_POSITION,IF(EXTRA LIKE "%auto_increment%", "YES", IS_NULLABLE) AS IS_NULLABLE,CAST(CHARACTER_OCTET_LENGTH/CHARACTER_MAXIMUM_LENGTH AS SIGNED) AS CHAR_SIZE FROM information_schema.COLUMNS c WHERE 1=1 AND c.TABLE_SCHEMA  LIKE ? AND c.TABLE_NAME LIKE ? ORDER BY ORDINAL_POSITION | rows>0 | args={db},orders
+
+-- @ tableau/odbc: catalog.cc list_table_priv_i_s (SQLTablePrivileges)
+SELECT TABLE_SCHEMA as TABLE_CAT, NULL as TABLE_SCHEM,TABLE_NAME, NULL as GRANTOR,GRANTEE,PRIVILEGE_TYPE as PRIVILEGE,IS_GRANTABLE FROM INFORMATION_SCHEMA.TABLE_PRIVILEGES WHERE TABLE_NAME LIKE '%' AND TABLE_SCHEMA=DATABASE() ORDER BY TABLE_CAT, TABLE_SCHEM, TABLE_NAME, PRIVILEGE, GRANTEE | TABLE_CAT,TABLE_SCHEM,TABLE_NAME,GRANTOR,GRANTEE,PRIVILEGE,IS_GRANTABLE
+
+-- @ tableau/odbc: catalog_no_i_s.cc server_list_dbkeys (SQLPrimaryKeys, SQLStatistics)
+SHOW KEYS FROM `{db}`.`orders` | rows>0
+
+-- @ tableau: metadata query, CAP_QUERY_TOP_0_METADATA (LIMIT 0 in MySQL)
+SELECT * FROM `{db}`.`orders` LIMIT 0 | order_id,dt,amount
+
+-- @ tableau: metadata query, CAP_QUERY_WHERE_FALSE_METADATA
+SELECT * FROM `{db}`.`orders` WHERE 1 = 0 | order_id,dt,amount
+
+-- @ tableau: CAP_SET_ISOLATION_LEVEL_VIA_SQL
+SET SESSION TRANSACTION ISOLATION LEVEL READ UNCOMMITTED
+
+-- @ tableau: CAP_CREATE_TEMP_TABLES probe (no temporary tables in Paimon: a clear 1235)
+CREATE TEMPORARY TABLE `#Tableau_1_Connect` (`COL` INT) | error=1235
+
+-- MySQL Connector/J (mysql/mysql-connector-j NativeProtocol.configureClientCharacterSet,
+-- ConnectionImpl.setAutoCommit/setReadOnly/isReadOnly/setTransactionIsolation),
+-- as DBeaver and Metabase run them on connect (useLocalSessionState off).
+
+-- @ connector/j: NativeProtocol.configureClientCharacterSet
+SET NAMES utf8mb4
+
+-- @ connector/j: NativeProtocol.configureClientCharacterSet (no characterSetResults)
+SET character_set_results = NULL
+
+-- @ connector/j: ConnectionImpl.setAutoCommit
+SET autocommit=1
+
+-- @ connector/j: ConnectionImpl.setReadOnly(true) (readOnlyPropagatesToServer)
+SET SESSION TRANSACTION READ ONLY
+
+-- @ connector/j: ConnectionImpl.isReadOnly (after setReadOnly(true))
+SELECT @@session.transaction_read_only | @@session.transaction_read_only | rows>0
+
+-- @ connector/j: ConnectionImpl.setReadOnly(false)
+set session transaction read write
+
+-- @ connector/j: ConnectionImpl.getTransactionIsolation
+SELECT @@session.transaction_isolation | @@session.transaction_isolation | rows>0
+
+-- @ connector/j: StatementImpl warnings (SHOW WARNINGS after a statement with warnings)
+SHOW WARNINGS | Level,Code,Message
+
+-- @ connector/j: DatabaseMetaDataInformationSchema.getInformationSchemaCollation (used as IS_NULLABLE COLLATE … in getColumns)
+SELECT DEFAULT_COLLATION_NAME FROM INFORMATION_SCHEMA.SCHEMATA WHERE SCHEMA_NAME = 'information_schema' | DEFAULT_COLLATION_NAME | rows>0
+
+-- @ connector/j: DatabaseMetaDataInformationSchema.getColumns (its NULLABLE clause, with that collation)
+SELECT COLUMN_NAME, CASE WHEN IS_NULLABLE COLLATE utf8mb3_general_ci= 'NO' THEN 0 ELSE CASE WHEN IS_NULLABLE COLLATE utf8mb3_general_ci= 'YES' THEN 1 ELSE 2 END END AS NULLABLE, IF (EXTRA COLLATE utf8mb3_general_ci LIKE '%auto_increment%','YES','NO') AS IS_AUTOINCREMENT FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION | COLUMN_NAME,NULLABLE,IS_AUTOINCREMENT | rows>0 | args={db},orders

@@ -1,6 +1,7 @@
 package lakesql;
 
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -94,6 +95,81 @@ public final class JdbcCheck {
         check("VERSION() = server version", rs.getString(1), a.getMetaData().getDatabaseProductVersion());
       }
     }
+    metadata(url, table);
     System.out.println("PASS");
+  }
+
+  /**
+   * What Metabase's sync (and DBeaver) ask through DatabaseMetaData, on a
+   * connection opened with Metabase's MySQL properties (mysql.clj
+   * default-connection-args: compression, UTF8 results, local session
+   * state), read-only and READ UNCOMMITTED as Metabase's queries run, once
+   * with the driver's default metadata implementation and once with
+   * useInformationSchema=true.
+   */
+  private static void metadata(String url, String table) throws SQLException {
+    String props = "zeroDateTimeBehavior=convertToNull&useUnicode=true&characterEncoding=UTF8&characterSetResults=UTF8"
+        + "&useCompression=true&useLocalSessionState=true&useSSL=false";
+    String pt = table + "_p";
+    try (Connection c = DriverManager.getConnection(url, "root", "");
+        Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE " + pt + " (k BIGINT, dt STRING, v INT COMMENT 'the value', "
+          + "PRIMARY KEY (k, dt) NOT ENFORCED) COMMENT 'partitioned' PARTITIONED BY (dt)");
+    }
+    for (String extra : new String[] {"", "&useInformationSchema=true"}) {
+      String u = url + (url.contains("?") ? "&" : "?") + props + extra;
+      String mode = extra.isEmpty() ? "default metadata" : "useInformationSchema";
+      try (Connection c = DriverManager.getConnection(u, "root", "")) {
+        c.setReadOnly(true);
+        c.setTransactionIsolation(Connection.TRANSACTION_READ_UNCOMMITTED);
+        DatabaseMetaData md = c.getMetaData();
+        String cat = c.getCatalog();
+        StringBuilder tables = new StringBuilder();
+        try (ResultSet rs = md.getTables(cat, null, "%", new String[] {"TABLE", "VIEW"})) {
+          while (rs.next()) {
+            if (rs.getString("TABLE_NAME").startsWith(table)) {
+              tables.append(rs.getString("TABLE_NAME")).append(':').append(rs.getString("TABLE_TYPE")).append(':')
+                  .append(rs.getString("REMARKS")).append(' ');
+            }
+          }
+        }
+        check(mode + ": getTables", tables.toString().trim(), table + ":TABLE: " + pt + ":TABLE:partitioned");
+        StringBuilder cols = new StringBuilder();
+        try (ResultSet rs = md.getColumns(cat, null, pt, "%")) {
+          while (rs.next()) {
+            String remarks = rs.getString("REMARKS"); // "" or null where there is none
+            cols.append(rs.getString("COLUMN_NAME")).append(':').append(rs.getString("TYPE_NAME")).append(':')
+                .append(rs.getInt("NULLABLE")).append(':').append(remarks == null ? "" : remarks).append(' ');
+          }
+        }
+        check(mode + ": getColumns", cols.toString().trim(), "k:BIGINT:0: dt:VARCHAR:0: v:INT:1:the value");
+        StringBuilder pk = new StringBuilder();
+        try (ResultSet rs = md.getPrimaryKeys(cat, null, pt)) {
+          while (rs.next()) {
+            pk.append(rs.getString("COLUMN_NAME")).append(':').append(rs.getShort("KEY_SEQ")).append(' ');
+          }
+        }
+        check(mode + ": getPrimaryKeys (ordered by COLUMN_NAME)", pk.toString().trim(), "dt:2 k:1");
+        int fks = 0;
+        try (ResultSet rs = md.getImportedKeys(cat, null, pt)) {
+          while (rs.next()) {
+            fks++;
+          }
+        }
+        check(mode + ": getImportedKeys", fks, 0);
+        StringBuilder idx = new StringBuilder();
+        try (ResultSet rs = md.getIndexInfo(cat, null, pt, false, true)) {
+          while (rs.next()) {
+            idx.append(rs.getString("INDEX_NAME")).append(':').append(rs.getString("COLUMN_NAME")).append(' ');
+          }
+        }
+        check(mode + ": getIndexInfo", idx.toString().trim(), "PRIMARY:k PRIMARY:dt");
+        try (Statement s = c.createStatement();
+            ResultSet rs = s.executeQuery("SELECT TRUE AS `_` FROM `" + pt + "` WHERE 1 <> 1 LIMIT 0")) {
+          check(mode + ": Metabase's SELECT probe", rs.next(), false);
+        }
+        check(mode + ": read-only connection", c.isReadOnly(), true);
+      }
+    }
   }
 }

@@ -21,9 +21,13 @@ import java.util.Map;
  * standard output:
  *
  * <pre>
- *   read    --warehouse W --table db.t [--snapshot N | --all-snapshots] [--tags] [--audit-log]
+ *   read    --warehouse W --table db.t [--snapshot N | --all-snapshots] [--tags] [--audit-log] [--changes]
+ *           (--changes: $audit_log with incremental-between each snapshot and its
+ *           predecessor, and the whole range)
  *   write   --warehouse W --table db.t --seed S --config k=v,k=v,...
  *   compact --warehouse W --table db.t
+ *   tag|delete-tag|rename-tag|branch|delete-branch|fast-forward|rollback|expire|orphans ...
+ *           Java's own table maintenance (Maintain.java)
  *   script  FILE|-          one of the commands above per line (one JVM for many)
  * </pre>
  *
@@ -85,6 +89,17 @@ public final class Harness {
                     break;
                 case "compact":
                     Writer.compactAll(flags);
+                    break;
+                case "tag":
+                case "delete-tag":
+                case "rename-tag":
+                case "branch":
+                case "delete-branch":
+                case "fast-forward":
+                case "rollback":
+                case "expire":
+                case "orphans":
+                    Maintain.run(args[0], flags);
                     break;
                 default:
                     throw new IllegalArgumentException("unknown command " + args[0]);

@@ -62,7 +62,7 @@ final class Reader {
                         }
                     }
                 }
-            } else {
+            } else if (!flags.containsKey("changes")) {
                 Long latest = table.snapshotManager().latestSnapshotId();
                 if (latest != null) {
                     ids.add(latest);
@@ -70,6 +70,16 @@ final class Reader {
             }
             for (long s : ids) {
                 readOne(cat, id, table, s, null, audit);
+            }
+            if (flags.containsKey("changes")) {
+                Long earliest = table.snapshotManager().earliestSnapshotId();
+                Long latest = table.snapshotManager().latestSnapshotId();
+                if (earliest != null && latest != null) {
+                    for (long s = earliest; s <= latest; s++) {
+                        readChanges(cat, id, s - 1, s);
+                    }
+                    readChanges(cat, id, earliest - 1, latest);
+                }
             }
             if (flags.containsKey("tags")) {
                 for (String tag : table.tagManager().allTagNames()) {
@@ -80,11 +90,60 @@ final class Reader {
         }
     }
 
+    /**
+     * Prints Java's $audit_log read with 'incremental-between' = 'from,to':
+     * {"op":"changes","table":..,"from":a,"to":b,"columns":[..],"rows":[[rowkind,v1,..],..]}.
+     */
+    static void readChanges(Catalog cat, Identifier id, long from, long to) throws Exception {
+        Map<String, String> dyn = new HashMap<>();
+        dyn.put("incremental-between", from + "," + to);
+        Table t = cat.getTable(new Identifier(id.getDatabaseName(), id.getObjectName() + "$audit_log")).copy(dyn);
+        ReadBuilder rb = t.newReadBuilder();
+        List<Split> splits = rb.newScan().plan().splits();
+        RowType rt = t.rowType();
+        List<String> cols = new ArrayList<>();
+        List<InternalRow.FieldGetter> getters = new ArrayList<>();
+        List<DataType> types = new ArrayList<>();
+        for (int i = 0; i < rt.getFieldCount(); i++) {
+            DataField f = rt.getFields().get(i);
+            cols.add(f.name());
+            types.add(f.type());
+            getters.add(InternalRow.createFieldGetter(f.type(), i));
+        }
+        StringBuilder rows = new StringBuilder("[");
+        int n = 0;
+        try (RecordReader<InternalRow> r = rb.newRead().createReader(splits)) {
+            RecordReader.RecordIterator<InternalRow> batch;
+            while ((batch = r.readBatch()) != null) {
+                InternalRow row;
+                while ((row = batch.next()) != null) {
+                    List<String> vals = new ArrayList<>();
+                    for (int i = 0; i < getters.size(); i++) {
+                        vals.add(text(getters.get(i).getFieldOrNull(row), types.get(i)));
+                    }
+                    if (n++ > 0) {
+                        rows.append(',');
+                    }
+                    rows.append(Json.array(vals));
+                }
+                batch.releaseBatch();
+            }
+        }
+        rows.append(']');
+        Json.obj().put("op", "changes").put("table", id.getFullName()).put("from", from).put("to", to)
+                .strings("columns", cols).raw("rows", rows.toString()).println(Harness.out);
+    }
+
     static void readOne(Catalog cat, Identifier id, FileStoreTable table, long snapshotId, String tag, boolean audit)
             throws Exception {
         Map<String, String> dyn = new HashMap<>();
-        if (tag != null) {
+        if (tag != null && table.coreOptions().branch().equals("main")) {
             dyn.put("scan.tag-name", tag);
+        } else if (tag != null) {
+            // Paimon 1.3.1's scan.tag-name looks the tag up on the main
+            // branch (StaticFromTagStartingScanner): read a branch's tag by
+            // its snapshot id, which the branch must still have.
+            dyn.put("scan.snapshot-id", Long.toString(snapshotId));
         } else {
             dyn.put("scan.snapshot-id", Long.toString(snapshotId));
         }
@@ -93,7 +152,9 @@ final class Reader {
         if (audit) {
             t = cat.getTable(new Identifier(id.getDatabaseName(), id.getObjectName() + "$audit_log")).copy(dyn);
         }
-        Snapshot snap = table.snapshotManager().snapshot(snapshotId);
+        // A tag's snapshot may have expired: the tag holds it.
+        Snapshot snap = tag != null ? table.tagManager().getOrThrow(tag).trimToSnapshot()
+                : table.snapshotManager().snapshot(snapshotId);
         ReadBuilder rb = t.newReadBuilder();
         List<Split> splits = rb.newScan().plan().splits();
         RowType rt = t.rowType();

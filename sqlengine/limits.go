@@ -1,0 +1,142 @@
+package sqlengine
+
+import (
+	"context"
+	"errors"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
+
+	"github.com/lakesql/lakesql/internal/metrics"
+)
+
+// Statement limits, applied by opsHandler to every statement a client
+// runs:
+//
+//   - max_execution_time (session/global, milliseconds; the global default
+//     is Config.MaxExecutionTime) and the optimizer hint
+//     SELECT /*+ MAX_EXECUTION_TIME(N) */, which overrides it: as in
+//     MySQL, only for SELECT statements. A statement past its time is
+//     canceled (scans stop at their next batch) and fails with MySQL's
+//     3024 ER_QUERY_TIMEOUT.
+//   - KILL QUERY n (GMS cancels the statement's context) and a client that
+//     disconnects: the statement fails with 1317 ER_QUERY_INTERRUPTED.
+//   - lakesql_query_memory_limit (session/global, bytes; the global default
+//     is Config.QueryMemoryLimit; 0: none): the memory the statement holds
+//     (metrics.Statement: rows buffered for its commit, rows kept by GMS's
+//     sorting, grouping, DISTINCT and join operators). Past it the
+//     statement fails with MySQL's 3170 ER_CAPACITY_EXCEEDED and nothing
+//     it buffered is committed.
+
+// MemoryLimitVariable is the per-statement memory limit's system variable.
+const MemoryLimitVariable = "lakesql_query_memory_limit"
+
+// registerLimitVariables declares lakesql_query_memory_limit and sets the
+// global defaults of both limits.
+func registerLimitVariables(cfg Config) error {
+	sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{&sql.MysqlSystemVariable{
+		Name:    MemoryLimitVariable,
+		Scope:   sql.GetMysqlScope(sql.SystemVariableScope_Both),
+		Dynamic: true,
+		Type:    types.NewSystemIntType(MemoryLimitVariable, 0, math.MaxInt64, false),
+		Default: max(cfg.QueryMemoryLimit, 0),
+	}})
+	return sql.SystemVariables.AssignValues(map[string]any{
+		"max_execution_time": cfg.MaxExecutionTime.Milliseconds(),
+		MemoryLimitVariable:  max(cfg.QueryMemoryLimit, 0),
+	})
+}
+
+var maxExecutionTimeHint = regexp.MustCompile(`(?is)^\s*\(?\s*SELECT\s+/\*\+[^*]*?\bMAX_EXECUTION_TIME\s*\(\s*(\d+)\s*\)`)
+
+// limits are one statement's time and memory limits.
+type limits struct {
+	timeout time.Duration
+	memory  int64
+}
+
+// statementLimits reads the limits of a statement on connection c.
+func (s *Server) statementLimits(c *mysql.Conn, query string) limits {
+	var l limits
+	sess := s.sessions.get(c.ConnectionID)
+	if sess == nil {
+		return l
+	}
+	if v, err := sess.GetSessionVariable(nil, MemoryLimitVariable); err == nil {
+		l.memory, _ = toInt64(v)
+	}
+	if StatementKind(query) != KindSelect {
+		return l
+	}
+	ms := int64(0)
+	if m := maxExecutionTimeHint.FindStringSubmatch(query); m != nil {
+		ms, _ = strconv.ParseInt(m[1], 10, 64)
+	} else if v, err := sess.GetSessionVariable(nil, "max_execution_time"); err == nil {
+		ms, _ = toInt64(v)
+	}
+	if ms > 0 {
+		l.timeout = time.Duration(ms) * time.Millisecond
+	}
+	return l
+}
+
+// apply returns ctx with the statement's deadline.
+func (l limits) apply(ctx context.Context) (context.Context, context.CancelFunc) {
+	if l.timeout > 0 {
+		return context.WithTimeout(ctx, l.timeout)
+	}
+	return ctx, func() {}
+}
+
+// interrupted gives the errors of a statement that was stopped MySQL's
+// codes: 3024 past max_execution_time, 1317 when killed or disconnected,
+// 3170 past the memory limit.
+func interrupted(ctx context.Context, l limits, st *metrics.Statement, err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	var se *mysql.SQLError
+	if errors.As(err, &se) {
+		msg = se.Message
+	}
+	switch {
+	case l.timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) && isCancel(err, msg):
+		return mysql.NewSQLError(3024, mysql.SSUnknownSQLState, "Query execution was interrupted, maximum statement execution time exceeded")
+	case isCancel(err, msg):
+		return mysql.NewSQLError(1317, "70100", "Query execution was interrupted")
+	case l.memory > 0 && (errors.Is(err, metrics.ErrMemoryLimit) || strings.Contains(msg, metrics.ErrMemoryLimit.Error()) ||
+		sql.ErrNoMemoryAvailable.Is(err) || strings.Contains(msg, "no memory available")):
+		return mysql.NewSQLError(3170, mysql.SSUnknownSQLState,
+			"Memory capacity of %d bytes for '%s' exceeded (the statement held about %d bytes); nothing was changed", l.memory, MemoryLimitVariable, st.MemoryUsed())
+	}
+	return err
+}
+
+func isCancel(err error, msg string) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
+		strings.Contains(msg, "context canceled") || strings.Contains(msg, "context deadline exceeded")
+}
+
+// newContext is the server's sql.ContextFactory: a statement with a memory
+// limit gets its own memory manager, whose reporter counts the rows GMS's
+// operators keep against the statement's limit.
+func newContext(ctx context.Context, opts ...sql.ContextOption) *sql.Context {
+	if st := metrics.StatementFrom(ctx); st != nil && st.Limit > 0 {
+		opts = append(opts, sql.WithMemoryManager(sql.NewMemoryManager(statementReporter{st})))
+	}
+	return sql.NewContext(ctx, opts...)
+}
+
+// statementReporter reports a statement's memory to GMS's caches, which
+// ask before keeping each row.
+type statementReporter struct{ st *metrics.Statement }
+
+func (r statementReporter) MaxMemory() uint64  { return uint64(r.st.Limit) }
+func (r statementReporter) UsedMemory() uint64 { return uint64(r.st.Cached()) }
