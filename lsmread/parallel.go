@@ -18,14 +18,18 @@ import (
 // stops them and waits for them; the first error stops every worker and is
 // returned by Next.
 type ParallelRows struct {
-	ctx    context.Context
-	cancel context.CancelFunc
-	rows   chan [][]any
-	errc   chan error
-	wg     sync.WaitGroup
-	batch  [][]any
-	i      int
-	err    error
+	// inline reads one split in the consumer's goroutine (a point lookup
+	// or a lookup-join probe: no goroutine is worth starting).
+	inline  RowIterator
+	convert func([]any) error
+	ctx     context.Context
+	cancel  context.CancelFunc
+	rows    chan [][]any
+	errc    chan error
+	wg      sync.WaitGroup
+	batch   [][]any
+	i       int
+	err     error
 }
 
 // parallelBatch is how many rows a worker hands over at once.
@@ -35,6 +39,15 @@ const parallelBatch = 256
 // convert, when not nil, is called in the worker on every row and may
 // rewrite its values in place.
 func (r *Reader) ReadParallel(ctx context.Context, splits []*DataSplit, convert func(row []any) error) *ParallelRows {
+	if len(splits) <= 1 {
+		it := &ParallelRows{ctx: ctx, cancel: func() {}, convert: convert}
+		if len(splits) == 0 {
+			it.inline = &sliceRows{}
+		} else if it.inline, it.err = r.Read(ctx, splits[0]); it.err != nil {
+			it.inline = &sliceRows{}
+		}
+		return it
+	}
 	cctx, cancel := context.WithCancel(ctx)
 	it := &ParallelRows{ctx: cctx, cancel: cancel, rows: make(chan [][]any, 4), errc: make(chan error, 1)}
 	work := make(chan *DataSplit)
@@ -116,6 +129,19 @@ func (it *ParallelRows) readSplit(r *Reader, s *DataSplit, convert func([]any) e
 // Next returns the next row, io.EOF after the last one, or the first error
 // of any worker (or of the context).
 func (it *ParallelRows) Next() ([]any, error) {
+	if it.inline != nil {
+		if it.err != nil {
+			return nil, it.err
+		}
+		row, err := it.inline.Next()
+		if err == nil && it.convert != nil {
+			err = it.convert(row)
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			it.err = err
+		}
+		return row, err
+	}
 	for it.i >= len(it.batch) {
 		b, ok := <-it.rows
 		if !ok {
@@ -141,6 +167,9 @@ func (it *ParallelRows) Next() ([]any, error) {
 
 // Close stops the workers and waits for them.
 func (it *ParallelRows) Close() error {
+	if it.inline != nil {
+		return it.inline.Close()
+	}
 	it.cancel()
 	for range it.rows {
 	}

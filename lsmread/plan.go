@@ -103,6 +103,8 @@ type Plan struct {
 	inc *incrementalRange
 	// points are the primary keys the filter pins (point lookups), or nil.
 	points *points
+	// shared is state every plan narrowed from this one shares (Narrow).
+	shared *planShared
 }
 
 // Plan resolves the snapshot and lists the splits to read.
@@ -143,7 +145,7 @@ func (t *Table) Plan(ctx context.Context, spec ScanSpec) (*Plan, error) {
 	if err := checkSupported(sch, core); err != nil {
 		return nil, err
 	}
-	p := &Plan{Table: t, Snapshot: snap, Schema: sch, Options: opts, Core: core, Spec: spec}
+	p := &Plan{Table: t, Snapshot: snap, Schema: sch, Options: opts, Core: core, Spec: spec, shared: newPlanShared()}
 	if _, err := p.projection(); err != nil {
 		return nil, err
 	}

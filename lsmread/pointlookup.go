@@ -50,26 +50,26 @@ type points struct {
 	byTotal  map[int32]map[manifest.Bucket]bool
 }
 
-// pinnedKeys returns the full primary keys p pins, or nil.
+// pinnedKeys returns the primary keys p pins (every trimmed key field set;
+// partition fields set when p pins them too, else the keys are looked up
+// in every partition), or nil.
 func pinnedKeys(pred Predicate, sch *schema.TableSchema) [][]any {
 	if pred == nil || len(sch.PrimaryKeys) == 0 {
 		return nil
 	}
-	pk := sch.Projection(sch.PrimaryKeys)
+	trimmed := sch.Projection(sch.TrimmedPrimaryKeys())
 	sets := pointsOf(pred, len(sch.Fields))
-	if sets == nil {
+	if sets == nil || len(trimmed) == 0 {
 		return nil
 	}
-	var out [][]any
 	for _, row := range sets {
-		for _, i := range pk {
+		for _, i := range trimmed {
 			if i < 0 || row[i] == nil {
 				return nil
 			}
 		}
-		out = append(out, row)
 	}
-	return out
+	return sets
 }
 
 // pointsOf returns the assignments p allows as rows (nil entries unset),
@@ -184,8 +184,7 @@ func (p *Plan) newPoints(rows [][]any) *points {
 	if p.Core.Bucket <= 0 {
 		return pts
 	}
-	fn, err := binaryrow.ParseBucketFunctionType(p.Options[schema.OptBucketFunctionType])
-	if err != nil {
+	if _, err := binaryrow.ParseBucketFunctionType(p.Options[schema.OptBucketFunctionType]); err != nil {
 		return pts
 	}
 	keys := p.Schema.Projection(p.Schema.BucketKeys())
@@ -193,23 +192,20 @@ func (p *Plan) newPoints(rows [][]any) *points {
 		if k < 0 {
 			return pts
 		}
-	}
-	types := make([]schema.DataType, len(p.Schema.Fields))
-	for i := range p.Schema.Fields {
-		types[i] = p.Schema.Fields[i].Type
+		for _, row := range rows {
+			if row[k] == nil {
+				return pts // a bucket-key field not pinned: every bucket
+			}
+		}
 	}
 	pts.byTotal = map[int32]map[manifest.Bucket]bool{}
 	pts.bucketer = func(total int32) (map[manifest.Bucket]bool, error) {
 		if m, ok := pts.byTotal[total]; ok {
 			return m, nil
 		}
-		b, err := binaryrow.NewBucketer(types, keys, int(total), fn)
-		if err != nil {
-			return nil, err
-		}
 		m := map[manifest.Bucket]bool{}
 		for _, row := range rows {
-			n, err := b.Bucket(row)
+			n, err := p.bucketOf(row, total)
 			if err != nil {
 				return nil, err
 			}
@@ -247,12 +243,14 @@ func (r *Reader) splitKeys(split *DataSplit) [][]any {
 	if pts.bucketer != nil && split.TotalBuckets > 0 {
 		buckets, _ = pts.bucketer(split.TotalBuckets)
 	}
-	var b *binaryrow.Bucketer
 	for _, row := range pts.rows {
 		same := len(part) == len(split.PartitionValues)
 		for j, i := range part {
 			if !same {
 				break
+			}
+			if row[i] == nil {
+				continue // not pinned: every partition
 			}
 			same = split.PartitionValues[j] != nil && schema.Compare(&r.fields[i].Type, row[i], split.PartitionValues[j]) == 0
 		}
@@ -260,16 +258,8 @@ func (r *Reader) splitKeys(split *DataSplit) [][]any {
 			continue
 		}
 		if buckets != nil {
-			if b == nil {
-				var err error
-				if b, err = r.plan.bucketerFor(split.TotalBuckets); err != nil {
-					buckets = nil
-				}
-			}
-			if b != nil {
-				if n, err := b.Bucket(row); err == nil && manifest.Bucket(n) != split.Bucket {
-					continue
-				}
+			if n, err := r.plan.bucketOf(row, split.TotalBuckets); err == nil && manifest.Bucket(n) != split.Bucket {
+				continue
 			}
 		}
 		key := make([]any, len(r.keyIdx))
@@ -414,6 +404,32 @@ type keyBounds struct{ min, max []any }
 func (r *Reader) fileKeyBounds(ctx context.Context, split *DataSplit) ([]keyBounds, error) {
 	keyTypes := make(map[int64][]schema.DataType)
 	out := make([]keyBounds, len(split.Files))
+	sh := r.plan.shared
+	if sh != nil {
+		sh.mu.Lock()
+		hit := 0
+		for i := range split.Files {
+			if b, ok := sh.bounds[split.Files[i].FileName]; ok {
+				out[i] = b
+				hit++
+			}
+		}
+		sh.mu.Unlock()
+		if hit == len(split.Files) {
+			return out, nil
+		}
+	}
+	defer func() {
+		if sh != nil {
+			sh.mu.Lock()
+			for i := range split.Files {
+				if out[i].min != nil {
+					sh.bounds[split.Files[i].FileName] = out[i]
+				}
+			}
+			sh.mu.Unlock()
+		}
+	}()
 	for i := range split.Files {
 		f := &split.Files[i]
 		types, ok := keyTypes[f.SchemaID]

@@ -3,6 +3,7 @@ package lsmread_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/lakesql/lakesql/lsmread"
@@ -41,7 +42,7 @@ func TestPointLookupEqualsFilteredRead(t *testing.T) {
 		for range 12 {
 			row := s.rows[rng.IntN(len(s.rows))]
 			var pred lsmread.Predicate = key(row)
-			switch rng.IntN(4) {
+			switch rng.IntN(5) {
 			case 0: // several keys
 				var or lsmread.Or
 				for range 1 + rng.IntN(4) {
@@ -57,6 +58,16 @@ func TestPointLookupEqualsFilteredRead(t *testing.T) {
 				and := key(row)
 				and[len(and)-1] = lsmread.Leaf{Field: last, Name: sch.Fields[last].Name, Type: sch.Fields[last].Type, Op: lsmread.OpIn, Literals: lits}
 				pred = and
+			case 3: // the trimmed key only: every partition
+				var and lsmread.And
+				for _, l := range key(row) {
+					if !slices.Contains(sch.PartitionKeys, l.(lsmread.Leaf).Name) {
+						and = append(and, l)
+					}
+				}
+				if len(and) > 0 {
+					pred = and
+				}
 			case 2: // a further filter on another column
 				f := rng.IntN(len(sch.Fields))
 				if comparableType(&sch.Fields[f].Type) && row[f] != nil {

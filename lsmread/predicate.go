@@ -48,6 +48,59 @@ type Leaf struct {
 	Type     schema.DataType
 	Op       Op
 	Literals []any
+	// set holds IN / NOT IN literals for constant-time tests (NewInLeaf);
+	// nil tests them one by one.
+	set *literalSet
+}
+
+// literalSet is a hash set of literals of one Go type whose == is the
+// value order's equality (integers, strings, booleans, dates, timestamps).
+type literalSet struct {
+	m    map[any]struct{}
+	kind uint8
+}
+
+// NewInLeaf returns the IN (or NOT IN) leaf of field over literals, with a
+// hash set of the literals when there are many and their type allows one.
+func NewInLeaf(field int, name string, typ schema.DataType, op Op, literals []any) Leaf {
+	l := Leaf{Field: field, Name: name, Type: typ, Op: op, Literals: literals}
+	if len(literals) < 8 {
+		return l
+	}
+	set := &literalSet{m: make(map[any]struct{}, len(literals))}
+	for i, v := range literals {
+		k := setKind(v)
+		if k == 0 || i > 0 && k != set.kind {
+			return l
+		}
+		set.kind = k
+		set.m[v] = struct{}{}
+	}
+	l.set = set
+	return l
+}
+
+// setKind names the Go types a literalSet takes (0: none).
+func setKind(v any) uint8 {
+	switch v.(type) {
+	case int8:
+		return 1
+	case int16:
+		return 2
+	case int32:
+		return 3
+	case int64:
+		return 4
+	case string:
+		return 5
+	case bool:
+		return 6
+	case schema.Date:
+		return 7
+	case schema.Timestamp:
+		return 8
+	}
+	return 0
 }
 
 // And is a conjunction; an empty And is true.
@@ -65,9 +118,14 @@ func (l Leaf) String() string {
 	case OpIsNull, OpIsNotNull:
 		return l.Name + " " + l.Op.String()
 	case OpIn, OpNotIn:
-		parts := make([]string, len(l.Literals))
+		const shown = 20
+		parts := make([]string, 0, min(len(l.Literals), shown+1))
 		for i, v := range l.Literals {
-			parts[i] = fmt.Sprint(v)
+			if i == shown {
+				parts = append(parts, fmt.Sprintf("… %d values", len(l.Literals)))
+				break
+			}
+			parts = append(parts, fmt.Sprint(v))
 		}
 		return fmt.Sprintf("%s %s (%s)", l.Name, l.Op, strings.Join(parts, ", "))
 	}
@@ -150,6 +208,10 @@ func testLeaf(l *Leaf, v any) bool {
 	}
 	switch l.Op {
 	case OpIn, OpNotIn:
+		if l.set != nil && setKind(v) == l.set.kind {
+			_, found := l.set.m[v]
+			return found == (l.Op == OpIn)
+		}
 		found := false
 		for _, lit := range l.Literals {
 			if lit != nil && schema.Compare(&l.Type, v, lit) == 0 {

@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
@@ -65,36 +66,14 @@ var noRows = lsmread.Or{}
 
 // addLookup adds the lookup's ranges to the scan predicate.
 func (t *Table) addLookup(lookup sql.IndexLookup) error {
-	pi, ok := lookup.Index.(*primaryIndex)
-	if !ok {
-		return fmt.Errorf("provider: table %s: lookup through a foreign index %s", t.name, lookup.Index.ID())
+	p, err := t.lookupPredicate(lookup)
+	if err != nil {
+		return err
 	}
-	ranges, ok := lookup.Ranges.(sql.MySQLRangeCollection)
-	if !ok {
-		return fmt.Errorf("provider: table %s: unsupported lookup ranges %T", t.name, lookup.Ranges)
-	}
-	var or lsmread.Or
-	for _, r := range ranges {
-		and, empty, err := t.rangePredicate(pi, r)
-		if err != nil {
-			return err
-		}
-		if empty {
-			continue
-		}
-		if len(and) == 0 {
-			// One range covers every row: there is nothing to push.
-			t.filterExprs = append(append([]sql.Expression(nil), t.filterExprs...), pruneNoteText("index lookup: every row"))
-			return nil
-		}
-		or = append(or, and)
-	}
-	var p lsmread.Predicate = or
-	switch len(or) {
-	case 0:
-		p = noRows
-	case 1:
-		p = or[0]
+	if p == nil {
+		// One range covers every row: there is nothing to push.
+		t.filterExprs = append(append([]sql.Expression(nil), t.filterExprs...), pruneNoteText("index lookup: every row"))
+		return nil
 	}
 	if t.filter != nil {
 		p = lsmread.And{t.filter, p}
@@ -102,6 +81,64 @@ func (t *Table) addLookup(lookup sql.IndexLookup) error {
 	t.filter = p
 	t.filterExprs = append(append([]sql.Expression(nil), t.filterExprs...), pruneNoteText("index lookup: "+lookupText(p)))
 	return nil
+}
+
+// lookupPredicate is the predicate of the lookup's ranges; nil when one
+// range covers every row.
+func (t *Table) lookupPredicate(lookup sql.IndexLookup) (lsmread.Predicate, error) {
+	pi, ok := lookup.Index.(*primaryIndex)
+	if !ok {
+		return nil, fmt.Errorf("provider: table %s: lookup through a foreign index %s", t.name, lookup.Index.ID())
+	}
+	ranges, ok := lookup.Ranges.(sql.MySQLRangeCollection)
+	if !ok {
+		return nil, fmt.Errorf("provider: table %s: unsupported lookup ranges %T", t.name, lookup.Ranges)
+	}
+	var or lsmread.Or
+	for _, r := range ranges {
+		and, empty, err := t.rangePredicate(pi, r)
+		if err != nil {
+			return nil, err
+		}
+		if empty {
+			continue
+		}
+		if len(and) == 0 {
+			return nil, nil
+		}
+		or = append(or, and)
+	}
+	switch len(or) {
+	case 0:
+		return noRows, nil
+	case 1:
+		return or[0], nil
+	}
+	if in, ok := t.pointsAsIn(or); ok {
+		return in, nil // a long IN list: one leaf, tested by hash
+	}
+	return or, nil
+}
+
+// pointsAsIn turns ranges that are each one value of the same column into
+// one IN leaf.
+func (t *Table) pointsAsIn(or lsmread.Or) (lsmread.Predicate, bool) {
+	field := -1
+	lits := make([]any, 0, len(or))
+	for _, r := range or {
+		and, ok := r.(lsmread.And)
+		if !ok || len(and) != 1 {
+			return nil, false
+		}
+		l, ok := and[0].(lsmread.Leaf)
+		if !ok || l.Op != lsmread.OpEq || len(l.Literals) != 1 || field >= 0 && l.Field != field {
+			return nil, false
+		}
+		field = l.Field
+		lits = append(lits, l.Literals[0])
+	}
+	f := t.sch.Fields[field]
+	return lsmread.NewInLeaf(field, f.Name, f.Type, lsmread.OpIn, lits), true
 }
 
 func lookupText(p lsmread.Predicate) string {
@@ -253,7 +290,18 @@ func cutKey(c sql.MySQLRangeCut) (any, bool) {
 	return nil, false
 }
 
-type indexedTable struct{ *Table }
+// indexedTable is a table read through its PRIMARY index. The probes of a
+// lookup join call LookupPartitions once per outer row: the table is
+// planned once (the statement's snapshot, schema and live files), and each
+// probe narrows that plan to its key (lsmread.Plan.Narrow: the key's
+// partition and bucket, the files whose key range holds it) and reads it
+// through the lookup files.
+type indexedTable struct {
+	*Table
+	mu     sync.Mutex
+	base   *lsmread.Plan
+	reader *lsmread.Reader
+}
 
 // Filters implements sql.FilteredTable for an index lookup: the pushed
 // filters and the pruning note, without the sorted-run note of a full scan
@@ -266,17 +314,66 @@ func (it *indexedTable) Filters() []sql.Expression {
 	return it.filtersWithNotes(false)
 }
 
-// LookupPartitions implements sql.IndexedTable: it plans a scan with the
-// lookup's ranges as predicate.
+// LookupPartitions implements sql.IndexedTable: it reads the lookup's
+// ranges.
 func (it *indexedTable) LookupPartitions(ctx *sql.Context, lookup sql.IndexLookup) (sql.PartitionIter, error) {
-	c := it.Table.copy()
-	if err := c.addLookup(lookup); err != nil {
+	if it.pending(ctx) != nil {
+		// The transaction's own writes: the overlay merges them.
+		c := it.Table.copy()
+		if err := c.addLookup(lookup); err != nil {
+			return nil, err
+		}
+		if matchesNothing(c.filter) {
+			return sql.PartitionsToPartitionIter(), nil
+		}
+		return c.Partitions(ctx)
+	}
+	pred, err := it.lookupPredicate(lookup)
+	if err != nil {
 		return nil, err
 	}
-	if matchesNothing(c.filter) {
+	if pred != nil && matchesNothing(pred) {
 		return sql.PartitionsToPartitionIter(), nil
 	}
-	return c.Partitions(ctx)
+	base, reader, err := it.basePlan(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if pred == nil {
+		return sql.PartitionsToPartitionIter(scanPartition{plan: base, reader: reader}), nil
+	}
+	np, err := base.Narrow(ctx, pred)
+	if err != nil {
+		return nil, mapError(fmt.Errorf("table %s: %w", it.name, err))
+	}
+	r, err := reader.ForPlan(np)
+	if err != nil {
+		return nil, mapError(err)
+	}
+	return sql.PartitionsToPartitionIter(scanPartition{plan: np, reader: r}), nil
+}
+
+// basePlan plans the table once for all probes.
+func (it *indexedTable) basePlan(ctx *sql.Context) (*lsmread.Plan, *lsmread.Reader, error) {
+	it.mu.Lock()
+	defer it.mu.Unlock()
+	if it.base != nil {
+		return it.base, it.reader, nil
+	}
+	spec := it.scanSpec()
+	spec.TimeZone = sessionZone(ctx)
+	p, err := it.lt.Plan(ctx, spec)
+	if err != nil {
+		return nil, nil, mapError(fmt.Errorf("table %s: %w", it.name, err))
+	}
+	r, err := p.NewReader()
+	if err != nil {
+		return nil, nil, mapError(err)
+	}
+	it.noteRead(ctx, p)
+	noteScan(ctx, p)
+	it.base, it.reader = p, r
+	return p, r, nil
 }
 
 func (ix *primaryIndex) ID() string       { return "PRIMARY" }

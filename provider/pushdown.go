@@ -137,21 +137,28 @@ func (t *Table) toPredicate(e sql.Expression) (lsmread.Predicate, bool) {
 				return p, true
 			}
 		}
-	case *expression.InTuple:
-		idx, ok := t.column(e.Left())
-		tup, ok2 := e.Right().(expression.Tuple)
+	case *expression.InTuple, *bigIn:
+		var left, right sql.Expression
+		if b, ok := e.(*bigIn); ok {
+			left, right = b.left, b.right
+		} else {
+			left, right = e.(*expression.InTuple).Left(), e.(*expression.InTuple).Right()
+		}
+		idx, ok := t.column(left)
+		tup, ok2 := right.(expression.Tuple)
 		if !ok || !ok2 {
 			return nil, false
 		}
-		l := t.leaf(idx, lsmread.OpIn)
+		lits := make([]any, 0, len(tup))
 		for _, x := range tup {
 			v, ok := t.literal(idx, x)
 			if !ok {
 				return nil, false
 			}
-			l.Literals = append(l.Literals, v)
+			lits = append(lits, v)
 		}
-		return l, true
+		f := t.sch.Fields[idx]
+		return lsmread.NewInLeaf(idx, f.Name, f.Type, lsmread.OpIn, lits), true
 	case *expression.Equals:
 		return t.comparison(e.Left(), e.Right(), lsmread.OpEq)
 	case *expression.LessThan:

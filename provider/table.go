@@ -265,7 +265,10 @@ func (t *Table) noteRead(ctx *sql.Context, p *lsmread.Plan) {
 
 // scanPartition is the single GMS partition of a scan: its row iterator reads
 // the plan's splits in parallel.
-type scanPartition struct{ plan *lsmread.Plan }
+type scanPartition struct {
+	plan   *lsmread.Plan
+	reader *lsmread.Reader // nil: a reader of the plan's own
+}
 
 func (scanPartition) Key() []byte { return []byte("scan") }
 
@@ -306,9 +309,12 @@ func (t *Table) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter
 	if !ok {
 		return nil, fmt.Errorf("provider: unexpected partition %T", part)
 	}
-	r, err := sp.plan.NewReader()
-	if err != nil {
-		return nil, mapError(err)
+	r := sp.reader
+	if r == nil {
+		var err error
+		if r, err = sp.plan.NewReader(); err != nil {
+			return nil, mapError(err)
+		}
 	}
 	out, err := sp.plan.Schema.ProjectedFields(sp.plan.Spec.Projection)
 	if sp.plan.Spec.Projection == nil {

@@ -175,12 +175,15 @@ func NewEngine(pro *provider.Provider, readOnly bool, pre ...analyzer.Rule) *sql
 	b := analyzer.NewBuilder(pro)
 	b = builtins.Install(b) // MySQL's answers where GMS's built-ins differ (builtins/)
 	b = b.AddPostAnalyzeRule(provider.PushdownRuleID, provider.PushdownRule)
+	provider.InstallAggregateVariables()
+	b = b.AddPostAnalyzeRule(provider.AggregateRuleID, provider.AggregateRule) // after pushdown: the scan prunes by the filter
 	b = b.AddPostAnalyzeRule(provider.LookupKeyRuleID, provider.LookupKeyRule)
 	b = b.AddPostAnalyzeRule(ResultSchemaRuleID, ResultSchemaRule)
 	b = withoutIndexSortElision(b)
 	for _, r := range pre {
 		b = b.AddPreAnalyzeRule(r.Id, r.Apply)
 	}
+	b = b.AddPreAnalyzeRule(provider.BigInRuleID, provider.BigInRule) // long IN lists are not index ranges (provider/bigin.go)
 	a := b.Build()
 	a.Catalog.InfoSchema = infoSchema{a.Catalog.InfoSchema} // MySQL's information_schema collation (info_schema.go)
 	a.ExecBuilder = newExecBuilder()                        // LOAD DATA reads CSV as MySQL does (loaddata.go)

@@ -111,6 +111,14 @@ func (s *sumAvg) WithId(id sql.ColumnId) sql.IdExpression {
 	return &sumAvg{Aggregation: s.Aggregation.WithId(id).(sql.Aggregation), avg: s.avg}
 }
 
+// ExactSumAvg describes the aggregate for scans that compute it without
+// the row-at-a-time buffer (provider's aggregate scan): whether it is AVG,
+// whether it sums exactly (a DECIMAL result: integer and DECIMAL
+// arguments), and the scale AVG rounds to.
+func (s *sumAvg) ExactSumAvg() (avg, exact bool, scale int32) {
+	return s.avg, decimalType(s.Type()) != nil, s.scale()
+}
+
 func (s *sumAvg) scale() int32 {
 	if dt := decimalType(s.Type()); dt != nil {
 		return int32(dt.Scale())

@@ -1,0 +1,128 @@
+package lsmread
+
+import (
+	"context"
+	"sync"
+
+	"github.com/lakesql/lakesql/internal/binaryrow"
+)
+
+// planShared is what a plan and the plans narrowed from it (the probes of
+// one statement) compute once: bucket functions by bucket count, and the
+// decoded key range of each data file.
+type planShared struct {
+	mu        sync.Mutex
+	bucketers map[int32]*binaryrow.Bucketer // guarded by mu (a Bucketer is not safe for concurrent use)
+	bounds    map[string]keyBounds          // by file name
+}
+
+func newPlanShared() *planShared {
+	return &planShared{bucketers: map[int32]*binaryrow.Bucketer{}, bounds: map[string]keyBounds{}}
+}
+
+// bucketOf returns the bucket of a row of the plan's schema among total
+// fixed buckets.
+func (p *Plan) bucketOf(row []any, total int32) (int, error) {
+	sh := p.shared
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	b := sh.bucketers[total]
+	if b == nil {
+		var err error
+		if b, err = p.bucketerFor(total); err != nil {
+			return 0, err
+		}
+		sh.bucketers[total] = b
+	}
+	return b.Bucket(row)
+}
+
+// Narrow returns the plan of the same read with filter added (conjoined
+// with the plan's own filter): the same snapshot, schema and options, the
+// splits whose partitions, buckets (for pinned keys) and file statistics
+// may match. No snapshot, schema or manifest is read again, so a statement
+// that reads a table many times with different keys (the probes of a
+// lookup join) plans it once and narrows per probe. The result shares the
+// plan's immutable state.
+func (p *Plan) Narrow(ctx context.Context, filter Predicate) (*Plan, error) {
+	np := *p
+	np.Splits = nil
+	np.Stats = PlanStats{ManifestsTotal: p.Stats.ManifestsTotal, ManifestsPruned: p.Stats.ManifestsPruned}
+	if p.Spec.Filter != nil {
+		filter = And{p.Spec.Filter, filter}
+	}
+	np.Spec.Filter = filter
+	np.points = nil
+	if p.Spec.Delta == nil {
+		if rows := pinnedKeys(filter, p.Schema); rows != nil {
+			np.points = np.newPoints(rows)
+		}
+	}
+	if p.Snapshot == nil {
+		return &np, nil
+	}
+	pf, err := np.newPartitionFilter()
+	if err != nil {
+		return nil, err
+	}
+	pruner, err := newStatsPruner(ctx, &np)
+	if err != nil {
+		return nil, err
+	}
+	if np.points != nil {
+		// Pinned keys: the lookups check each file's key range; value
+		// statistics would cost more than they save.
+		pruner.pred = nil
+	}
+	parts := map[string]bool{}
+	for _, s := range p.Splits {
+		np.Stats.FilesTotal += len(s.Files)
+		if !pf.matches(s.PartitionValues) || !np.points.keepBucket(s.Bucket, s.TotalBuckets) {
+			np.Stats.FilesPruned += len(s.Files)
+			continue
+		}
+		files, pruned, err := pruner.pruneFiles(s, s.Files)
+		if err != nil {
+			return nil, err
+		}
+		np.Stats.FilesPruned += pruned
+		if len(files) == 0 {
+			continue
+		}
+		ns := *s
+		if len(files) != len(s.Files) {
+			ns.Files = files
+			if s.DeletionFiles != nil {
+				ns.DeletionFiles = make([]*DeletionFile, 0, len(files))
+				k := 0
+				for i := range s.Files {
+					if k < len(files) && s.Files[i].FileName == files[k].FileName {
+						ns.DeletionFiles = append(ns.DeletionFiles, s.DeletionFiles[i])
+						k++
+					}
+				}
+			}
+		}
+		np.Splits = append(np.Splits, &ns)
+		parts[string(s.Partition)] = true
+	}
+	np.Stats.Splits = len(np.Splits)
+	np.Stats.PartitionsScanned = len(parts)
+	return &np, nil
+}
+
+// ForPlan returns a reader of np, a plan narrowed from r's plan (Narrow):
+// r's prepared state (merge function, sorted-run reader, DV cache) is
+// shared and the filter is np's, when r reads every column np's filter
+// tests; otherwise a reader of its own.
+func (r *Reader) ForPlan(np *Plan) (*Reader, error) {
+	for f := range Fields(np.Spec.Filter) {
+		if f < 0 || f >= len(r.need) || !r.need[f] {
+			return np.NewReader()
+		}
+	}
+	c := *r
+	c.plan = np
+	c.filter = np.Spec.Filter
+	return &c, nil
+}
