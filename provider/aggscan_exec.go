@@ -17,7 +17,6 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/shopspring/decimal"
 
-	"github.com/lakesql/lakesql/internal/datafile"
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/lsmread"
 )
@@ -151,12 +150,12 @@ func (a *accum) addBig(x *big.Int) {
 // aggPartial is one worker's groups.
 type aggPartial struct {
 	as      *AggregateScan
-	kinds   []datafile.VectorKind // per scan column
-	i64     map[int64]int32       // one BIGINT/INT key
-	str     map[string]int32      // one string key, or the encoded keys
-	null    int32                 // the group of a NULL single key, or -1
-	keys    [][]any               // each group's key values (raw)
-	acc     []accum               // group*len(aggs)+agg
+	kinds   []lsmread.VectorKind // per scan column
+	i64     map[int64]int32      // one BIGINT/INT key
+	str     map[string]int32     // one string key, or the encoded keys
+	null    int32                // the group of a NULL single key, or -1
+	keys    [][]any              // each group's key values (raw)
+	acc     []accum              // group*len(aggs)+agg
 	gidx    []int32
 	rows    []int32
 	keyBuf  []byte
@@ -167,7 +166,7 @@ type aggPartial struct {
 func (as *AggregateScan) newPartial() *aggPartial {
 	p := &aggPartial{as: as, i64: map[int64]int32{}, str: map[string]int32{}, null: -1}
 	for i := range as.cols {
-		p.kinds = append(p.kinds, datafile.KindOf(as.typeAt(i)))
+		p.kinds = append(p.kinds, lsmread.KindOf(as.typeAt(i)))
 	}
 	if len(as.keys) == 0 {
 		p.newGroup(nil)
@@ -201,7 +200,7 @@ func (p *aggPartial) readSplit(sctx *sql.Context, ctx context.Context, r *lsmrea
 		return mapError(err)
 	}
 	defer it.Close()
-	var b datafile.Batch
+	var b lsmread.Batch
 	for {
 		err := it.Next(&b)
 		if errors.Is(err, io.EOF) {
@@ -218,7 +217,7 @@ func (p *aggPartial) readSplit(sctx *sql.Context, ctx context.Context, r *lsmrea
 
 // batch adds one batch: the filter picks rows, the keys pick groups, then
 // each aggregate runs over its column.
-func (p *aggPartial) batch(ctx *sql.Context, b *datafile.Batch) error {
+func (p *aggPartial) batch(ctx *sql.Context, b *lsmread.Batch) error {
 	p.rows = p.rows[:0]
 	add := func(i int32) error {
 		if p.as.filter != nil {
@@ -283,11 +282,11 @@ func (p *aggPartial) batch(ctx *sql.Context, b *datafile.Batch) error {
 }
 
 // sum adds an integer or DECIMAL column exactly (unscaled).
-func (p *aggPartial) sum(b *datafile.Batch, a int, spec aggSpec) error {
+func (p *aggPartial) sum(b *lsmread.Batch, a int, spec aggSpec) error {
 	na := len(p.as.aggs)
 	vec := &b.Cols[spec.col]
 	switch vec.Kind() {
-	case datafile.VectorInt64:
+	case lsmread.VectorInt64:
 		for k, i := range p.rows {
 			if vec.Nulls == nil || !vec.Nulls[i] {
 				acc := &p.acc[int(p.gidx[k])*na+a]
@@ -296,7 +295,7 @@ func (p *aggPartial) sum(b *datafile.Batch, a int, spec aggSpec) error {
 			}
 		}
 		return nil
-	case datafile.VectorInt32:
+	case lsmread.VectorInt32:
 		for k, i := range p.rows {
 			if vec.Nulls == nil || !vec.Nulls[i] {
 				acc := &p.acc[int(p.gidx[k])*na+a]
@@ -339,7 +338,7 @@ func (p *aggPartial) sum(b *datafile.Batch, a int, spec aggSpec) error {
 }
 
 // minMax keeps the least (MIN) or greatest (MAX) value.
-func (p *aggPartial) minMax(b *datafile.Batch, a int, spec aggSpec) {
+func (p *aggPartial) minMax(b *lsmread.Batch, a int, spec aggSpec) {
 	na := len(p.as.aggs)
 	vec := &b.Cols[spec.col]
 	better := func(c int) bool { return spec.kind == aggMin && c < 0 || spec.kind == aggMax && c > 0 }
@@ -349,9 +348,9 @@ func (p *aggPartial) minMax(b *datafile.Batch, a int, spec aggSpec) {
 		}
 		acc := &p.acc[int(p.gidx[k])*na+a]
 		switch vec.Kind() {
-		case datafile.VectorInt64, datafile.VectorInt32:
+		case lsmread.VectorInt64, lsmread.VectorInt32:
 			x := int64(0)
-			if vec.Kind() == datafile.VectorInt64 {
+			if vec.Kind() == lsmread.VectorInt64 {
 				x = vec.Int64[i]
 			} else {
 				x = int64(vec.Int32[i])
@@ -359,7 +358,7 @@ func (p *aggPartial) minMax(b *datafile.Batch, a int, spec aggSpec) {
 			if acc.n == 0 || better(cmpInt(x, acc.bestI)) {
 				acc.bestI = x
 			}
-		case datafile.VectorString:
+		case lsmread.VectorString:
 			x := vec.Str[i]
 			if acc.n == 0 || better(cmpStr(x, acc.bestS)) {
 				acc.bestS = x
@@ -395,12 +394,12 @@ func cmpStr(a, b string) int {
 }
 
 // group returns the group of row i (creating it).
-func (p *aggPartial) group(b *datafile.Batch, i int) int32 {
+func (p *aggPartial) group(b *lsmread.Batch, i int) int32 {
 	keys := p.as.keys
 	switch {
 	case len(keys) == 0:
 		return 0
-	case len(keys) == 1 && p.kinds[keys[0]] == datafile.VectorInt64, len(keys) == 1 && p.kinds[keys[0]] == datafile.VectorInt32:
+	case len(keys) == 1 && p.kinds[keys[0]] == lsmread.VectorInt64, len(keys) == 1 && p.kinds[keys[0]] == lsmread.VectorInt32:
 		vec := &b.Cols[keys[0]]
 		if vec.IsNull(i) {
 			if p.null < 0 {
@@ -409,7 +408,7 @@ func (p *aggPartial) group(b *datafile.Batch, i int) int32 {
 			return p.null
 		}
 		var x int64
-		if vec.Kind() == datafile.VectorInt64 {
+		if vec.Kind() == lsmread.VectorInt64 {
 			x = vec.Int64[i]
 		} else {
 			x = int64(vec.Int32[i])
@@ -420,7 +419,7 @@ func (p *aggPartial) group(b *datafile.Batch, i int) int32 {
 			p.i64[x] = g
 		}
 		return g
-	case len(keys) == 1 && p.kinds[keys[0]] == datafile.VectorString:
+	case len(keys) == 1 && p.kinds[keys[0]] == lsmread.VectorString:
 		vec := &b.Cols[keys[0]]
 		if vec.IsNull(i) {
 			if p.null < 0 {
@@ -529,9 +528,9 @@ func (p *aggPartial) combine(spec aggSpec, dst, src *accum) {
 		}
 		var c int
 		switch p.kinds[spec.col] {
-		case datafile.VectorInt64, datafile.VectorInt32:
+		case lsmread.VectorInt64, lsmread.VectorInt32:
 			c = cmpInt(src.bestI, dst.bestI)
-		case datafile.VectorString:
+		case lsmread.VectorString:
 			c = cmpStr(src.bestS, dst.bestS)
 		default:
 			c = schema.Compare(spec.typ, src.best, dst.best)
@@ -600,11 +599,11 @@ func (p *aggPartial) value(spec aggSpec, acc *accum) (any, error) {
 	}
 	var raw any
 	switch p.kinds[spec.col] {
-	case datafile.VectorInt64:
+	case lsmread.VectorInt64:
 		raw = acc.bestI
-	case datafile.VectorInt32:
+	case lsmread.VectorInt32:
 		raw = int32(acc.bestI)
-	case datafile.VectorString:
+	case lsmread.VectorString:
 		raw = acc.bestS
 	default:
 		raw = acc.best

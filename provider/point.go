@@ -132,31 +132,30 @@ func (p *Provider) PointQuery(ctx *sql.Context, q PointQuery) (*PointResult, err
 	if err != nil {
 		return nil, mapError(err)
 	}
-	for _, split := range plan.Splits {
-		it, err := r.Read(ctx, split)
-		if err != nil {
-			return nil, mapError(err)
-		}
-		for {
-			row, err := it.Next()
-			if errors.Is(err, io.EOF) {
-				break
-			}
+	convert := func(row []any) error {
+		for j, v := range row {
+			x, err := toSQL(t.types[idx[j]], v)
 			if err != nil {
-				it.Close()
-				return nil, mapError(err)
+				return err
 			}
-			for j, v := range row {
-				if row[j], err = toSQL(t.types[idx[j]], v); err != nil {
-					it.Close()
-					return nil, err
-				}
-			}
-			res.Rows = append(res.Rows, sql.Row(row))
+			row[j] = x
 		}
-		if err := it.Close(); err != nil {
+		return nil
+	}
+	it := r.ReadParallel(ctx, plan.Splits, convert)
+	for {
+		row, err := it.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			it.Close()
 			return nil, mapError(err)
 		}
+		res.Rows = append(res.Rows, sql.Row(row))
+	}
+	if err := it.Close(); err != nil {
+		return nil, mapError(err)
 	}
 	return res, nil
 }
