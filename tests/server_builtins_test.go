@@ -208,4 +208,5 @@ func TestServerDoubleFixedDecimals(t *testing.T) {
 	q("SELECT ROUND(SUM(f), 2), ROUND(AVG(fl), 1) FROM fd", "54.25,4.4")
 	q("SELECT i, ROUND(MAX(f), 2) FROM fd GROUP BY i ORDER BY i", "NULL,-0.00 3,54.25 7,NULL")
 	q("SELECT ROUND(1e20, 2), ROUND(f, -1), f, f * 2 FROM fd WHERE id = 1", "100000000000000000000.00,50,54.2512,108.5024")
+	q("SELECT ROUND(1e3, -2) % d, ROUND(f, 1) % 7, f % 7 FROM fd WHERE id = 1", "1.000,5.3,5.251199999999997")
 }

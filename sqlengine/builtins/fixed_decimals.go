@@ -29,7 +29,7 @@ const divPrecisionIncrement = 4
 // FixedDecimalsRule gives a DOUBLE result column that MySQL 8 prints with a
 // fixed number of decimals the type that prints it so: MySQL's
 // Item_func_round sets the decimals of ROUND/TRUNCATE(x, n) of a DOUBLE to
-// the constant n, +, - and * keep the larger decimals of their operands and
+// the constant n, +, -, * and % keep the larger decimals of their operands and
 // / adds div_precision_increment (Item_num_op, Item_func_div), and the text
 // protocol writes such a DOUBLE with exactly that many decimals
 // (SELECT ROUND(1.5e0, 2) is 1.50, ROUND(f, 2) * 100 is 5425.00). GMS's
@@ -152,6 +152,13 @@ func fixedDecimalsOf(e sql.Expression, aliases map[sql.ColumnId]sql.Expression, 
 		}
 		ch := x.Children()
 		if len(ch) != 2 || op != sqlparser.PlusStr && op != sqlparser.MinusStr && op != sqlparser.MultStr {
+			return notFixed
+		}
+		return max(fixedDecimalsOf(ch[0], aliases, depth+1), fixedDecimalsOf(ch[1], aliases, depth+1))
+	case *expression.Mod, *numericMod:
+		// % of a DOUBLE is fmod, with the larger decimals (Item_func_mod).
+		ch := x.Children()
+		if len(ch) != 2 {
 			return notFixed
 		}
 		return max(fixedDecimalsOf(ch[0], aliases, depth+1), fixedDecimalsOf(ch[1], aliases, depth+1))
