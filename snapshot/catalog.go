@@ -40,6 +40,10 @@ type Catalog struct {
 	}
 }
 
+// adoptPause is how long CREATE TABLE waits before it adopts an empty
+// database folder without lakesql's marker as a database.
+const adoptPause = 100 * time.Millisecond
+
 // namesTTL bounds how long a listed name is trusted without listing again.
 const namesTTL = time.Second
 
@@ -509,6 +513,15 @@ func (c *Catalog) CreateTable(ctx context.Context, db, name string, in *schema.T
 			return fmt.Errorf("snapshot: create table %s.%s: %w", realDB, name, err)
 		} else if len(sub) > 0 {
 			return nameErr(ErrDatabaseNotFound, db, "database %s does not exist (its folder holds folders of dropped tables only)", db)
+		}
+		// An empty folder may also be a dropped database's, between a
+		// racing writer removing its table folder and the database
+		// folder: it must still be there a moment later.
+		time.Sleep(adoptPause)
+		if dbs, err := c.ListDatabases(ctx); err != nil {
+			return err
+		} else if _, ok := findFold(dbs, realDB); !ok {
+			return nameErr(ErrDatabaseNotFound, db, "database %s does not exist", db)
 		}
 		if err := c.createDatabaseFiles(ctx, realDB); err != nil {
 			return err
