@@ -111,6 +111,14 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 			return nil, fmt.Errorf("sqlengine: open warehouse %s: %w", cfg.Warehouse, err)
 		}
 	}
+	if !cfg.ReadOnly {
+		if err := checkConditionalCreate(ctx, st); err != nil { // conditional.go
+			if cfg.Storage == nil {
+				st.Close()
+			}
+			return nil, err
+		}
+	}
 	workers := cfg.CompactionWorkers
 	switch {
 	case cfg.Embedded || workers < 0:
