@@ -159,6 +159,15 @@ func (t *Table) toPredicate(e sql.Expression) (lsmread.Predicate, bool) {
 		}
 		f := t.sch.Fields[idx]
 		return lsmread.NewInLeaf(idx, f.Name, f.Type, lsmread.OpIn, lits), true
+	case *expression.Between:
+		// x BETWEEN a AND b is x >= a AND x <= b (NULL bounds make it
+		// NULL or false, as the leaves do).
+		lo, ok1 := t.comparison(e.Val, e.Lower, lsmread.OpGtEq)
+		hi, ok2 := t.comparison(e.Val, e.Upper, lsmread.OpLtEq)
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+		return lsmread.And{lo, hi}, true
 	case *expression.Equals:
 		return t.comparison(e.Left(), e.Right(), lsmread.OpEq)
 	case *expression.LessThan:
