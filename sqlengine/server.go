@@ -29,6 +29,10 @@ const Version = "lakesql"
 type Config struct {
 	// Warehouse is the warehouse URL or local path (default ./warehouse).
 	Warehouse string
+	// Storage, when set, is the warehouse, opened by the caller (tests
+	// serve through storage.NewFaulty); the server closes it. Warehouse
+	// then only names it in messages.
+	Storage storage.Storage
 	// Host and Port to listen on (default 127.0.0.1:3307). Port 0 picks a free port.
 	Host string
 	Port int
@@ -100,9 +104,12 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if err := sql.SystemVariables.AssignValues(map[string]any{"version_comment": Version, "max_allowed_packet": defaultMaxAllowedPacket}); err != nil {
 		return nil, fmt.Errorf("sqlengine: set version_comment: %w", err)
 	}
-	st, err := storage.Open(ctx, cfg.Warehouse)
-	if err != nil {
-		return nil, fmt.Errorf("sqlengine: open warehouse %s: %w", cfg.Warehouse, err)
+	st := cfg.Storage
+	if st == nil {
+		var err error
+		if st, err = storage.Open(ctx, cfg.Warehouse); err != nil {
+			return nil, fmt.Errorf("sqlengine: open warehouse %s: %w", cfg.Warehouse, err)
+		}
 	}
 	workers := cfg.CompactionWorkers
 	switch {
@@ -178,7 +185,9 @@ func NewEngine(pro *provider.Provider, readOnly bool, pre ...analyzer.Rule) *sql
 	provider.InstallAggregateVariables()
 	b = b.AddPostAnalyzeRule(provider.AggregateRuleID, provider.AggregateRule) // after pushdown: the scan prunes by the filter
 	b = b.AddPostAnalyzeRule(provider.LookupKeyRuleID, provider.LookupKeyRule)
+	b = b.AddPostAnalyzeRule(builtins.FixedDecimalsRuleID, builtins.FixedDecimalsRule) // ROUND(x, 2) of a DOUBLE prints 2 decimals
 	b = b.AddPostAnalyzeRule(ResultSchemaRuleID, ResultSchemaRule)
+	b = b.AddPostAnalyzeRule(TopNRuleID, topNThroughProject) // ORDER BY an alias … LIMIT n keeps n rows, not all
 	b = withoutIndexSortElision(b)
 	for _, r := range pre {
 		b = b.AddPreAnalyzeRule(r.Id, r.Apply)
