@@ -189,7 +189,8 @@ func NewEngine(pro *provider.Provider, readOnly bool, pre ...analyzer.Rule) *sql
 	provider.InstallStrictRule()      // strict-mode checks of written values (provider/strict.go)
 	provider.InstallPushdownDMLRule() // single-table UPDATE and DELETE skip the post-analysis rules
 	b := analyzer.NewBuilder(pro)
-	b = builtins.Install(b) // MySQL's answers where GMS's built-ins differ (builtins/)
+	b = builtins.Install(b)                                                      // MySQL's answers where GMS's built-ins differ (builtins/)
+	b = b.AddPostAnalyzeRule(builtins.SetOpTypesRuleID, builtins.SetOpTypesRule) // columns of a UNION in a derived table keep the UNION's types
 	b = b.AddPostAnalyzeRule(provider.PushdownRuleID, provider.PushdownRule)
 	provider.InstallAggregateVariables()
 	b = b.AddPostAnalyzeRule(provider.AggregateRuleID, provider.AggregateRule) // after pushdown: the scan prunes by the filter
