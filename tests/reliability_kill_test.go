@@ -233,9 +233,7 @@ func TestKillServeDuringIngest(t *testing.T) {
 
 	// The last start rolls interrupted transactions forward; then check.
 	cmd = start()
-	defer func() { _ = cmd.Process.Signal(syscall.SIGKILL); _ = cmd.Wait() }()
 	db = open()
-	defer db.Close()
 	present := func(table string) map[int64]int64 {
 		rows, err := db.Query("SELECT k, v FROM " + table)
 		if err != nil {
@@ -256,6 +254,11 @@ func TestKillServeDuringIngest(t *testing.T) {
 		return out
 	}
 	a, b := present("ka"), present("kb")
+	// Stop the server (its background compaction and expiration) before
+	// looking at the files.
+	db.Close()
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	_ = cmd.Wait()
 	var acked, lost, torn, partial int
 	kinds := map[string]int{}
 	for _, op := range ops {
