@@ -133,33 +133,90 @@ func runCompactionBench(t *testing.T, n int, with string, auto bool) {
 		}
 	}
 	check("after the inserts")
-	scan1, look1 := readTimes(t, my, keys)
+	// The states read: right after the last INSERT (a background compaction
+	// may be running), once the background compactions are idle, and right
+	// after a full compaction. The first two are copies of the table's
+	// folder taken at that moment (a Paimon table is self-contained; the
+	// server finds the copy as another table), so that the three are read
+	// as current tables, interleaved round by round: the shared machine's
+	// load falls on all of them alike.
+	copyTable := func(name string) {
+		t.Helper()
+		src := filepath.Join(wh, "b.db", "t")
+		if err := os.CopyFS(filepath.Join(wh, "b.db", name), os.DirFS(src)); err != nil {
+			t.Fatalf("copy the table to %s: %v", name, err)
+		}
+	}
+	copyTable("t_inserts")
+	states := []benchState{{name: "after the inserts", table: "t_inserts"}}
 	if auto {
 		if err := srv.WaitCompactions(ctx); err != nil {
 			t.Fatal(err)
 		}
+		copyTable("t_idle")
+		states = append(states, benchState{name: "compaction idle", table: "t_idle"})
 	}
 	cstart := time.Now()
 	exec("CALL sys.compact(table => 't')")
 	compactTime := time.Since(cstart)
 	check("after the full compaction")
-	scan2, look2 := readTimes(t, my, keys)
+	states = append(states, benchState{name: "after a full compaction", table: "t"})
+	for i := range states {
+		states[i].runs = runsOf(t, my, states[i].table)
+	}
+	readTimes(t, my, keys, states)
 	user, compacted, snaps := writtenBytes(ctx, t, tbl)
 
 	stop := 8 // num-sorted-run.stop-trigger (default: compaction trigger 5 + 3)
 	fmt.Printf("\n%s: %d single-row INSERTs into 4 buckets in %v (%.0f statements/s)\n", t.Name(), n, insert.Round(time.Millisecond), float64(n)/insert.Seconds())
 	fmt.Printf("  sorted runs per bucket: max %d after any statement (stop-trigger %d), %v after the last\n", maxRuns, stop, runsOrder(runsNow))
 	fmt.Printf("  snapshots: %v\n", snaps)
-	fmt.Printf("  full scan (SELECT *, %d rows): %v after the inserts, %v after a full compaction (%.2fx)\n",
-		len(want), scan1.Round(time.Microsecond), scan2.Round(time.Microsecond), scan1.Seconds()/scan2.Seconds())
-	fmt.Printf("  point lookup (PRIMARY KEY =): %v after the inserts, %v after a full compaction (%.2fx)\n",
-		look1.Round(time.Microsecond), look2.Round(time.Microsecond), look1.Seconds()/look2.Seconds())
+	full := states[len(states)-1]
+	for _, s := range states {
+		fmt.Printf("  %-24s runs per bucket %v: full scan (%d rows) %v (%.2fx), point lookup %v (%.2fx)\n",
+			s.name+":", s.runs, len(want), s.scan.Round(time.Microsecond), s.scan.Seconds()/full.scan.Seconds(),
+			s.lookup.Round(time.Microsecond), s.lookup.Seconds()/full.lookup.Seconds())
+	}
 	fmt.Printf("  full compaction (CALL sys.compact): %v\n", compactTime.Round(time.Millisecond))
 	fmt.Printf("  bytes written: %d by the INSERTs, %d by compactions: write amplification %.2f\n",
 		user, compacted, float64(user+compacted)/float64(user))
 	if auto && maxRuns > stop {
 		t.Errorf("a bucket had %d sorted runs after a statement; the stop trigger is %d", maxRuns, stop)
 	}
+}
+
+// benchState is one snapshot the benchmark reads and its read times.
+type benchState struct {
+	name, table  string
+	runs         []int // sorted runs per bucket
+	scan, lookup time.Duration
+}
+
+// runsOf counts the sorted runs of each bucket of a table: one per
+// level-0 file, one per other level.
+func runsOf(t *testing.T, my *sql.DB, table string) []int {
+	t.Helper()
+	rows, err := my.Query("SELECT bucket, level, COUNT(*) FROM `" + table + "$files` GROUP BY bucket, level")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	out := make([]int, 4)
+	for rows.Next() {
+		var b, l, n int
+		if err := rows.Scan(&b, &l, &n); err != nil {
+			t.Fatal(err)
+		}
+		if l == 0 {
+			out[b] += n
+		} else {
+			out[b]++
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 func runsOrder(m map[lsmwrite.BucketRef]int) []int {
@@ -170,40 +227,45 @@ func runsOrder(m map[lsmwrite.BucketRef]int) []int {
 	return out
 }
 
-// readTimes returns the median time of a full scan (every row fetched) and
-// of a point lookup by primary key.
-func readTimes(t *testing.T, my *sql.DB, keys int) (scan, lookup time.Duration) {
+// readTimes measures, for each state, the median time of a full scan
+// (every row fetched) and of a point lookup by primary key of the state's
+// table; rounds go over the states in turn.
+func readTimes(t *testing.T, my *sql.DB, keys int, states []benchState) {
 	t.Helper()
-	var scans []time.Duration
-	for range 7 {
-		start := time.Now()
-		rows, err := my.Query("SELECT k, v, n FROM t")
-		if err != nil {
-			t.Fatal(err)
-		}
-		for rows.Next() {
-		}
-		if err := rows.Err(); err != nil {
-			t.Fatal(err)
-		}
-		rows.Close()
-		scans = append(scans, time.Since(start))
-	}
-	var looks []time.Duration
+	scans := make([][]time.Duration, len(states))
+	looks := make([][]time.Duration, len(states))
 	rnd := rand.New(rand.NewPCG(3, 4))
-	for range 200 {
-		k := rnd.Int64N(int64(keys))
-		start := time.Now()
-		rows, err := my.Query("SELECT v, n FROM t WHERE k = ?", k)
-		if err != nil {
-			t.Fatal(err)
+	for range 15 {
+		for i, s := range states {
+			start := time.Now()
+			rows, err := my.Query("SELECT k, v, n FROM " + s.table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for rows.Next() {
+			}
+			if err := rows.Err(); err != nil {
+				t.Fatal(err)
+			}
+			rows.Close()
+			scans[i] = append(scans[i], time.Since(start))
+			for range 20 {
+				k := rnd.Int64N(int64(keys))
+				start := time.Now()
+				rows, err := my.Query("SELECT v, n FROM "+s.table+" WHERE k = ?", k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for rows.Next() {
+				}
+				rows.Close()
+				looks[i] = append(looks[i], time.Since(start))
+			}
 		}
-		for rows.Next() {
-		}
-		rows.Close()
-		looks = append(looks, time.Since(start))
 	}
-	return median(scans), median(looks)
+	for i := range states {
+		states[i].scan, states[i].lookup = median(scans[i]), median(looks[i])
+	}
 }
 
 func median(d []time.Duration) time.Duration {

@@ -193,6 +193,7 @@ func compact(ctx context.Context, tbl *snapshot.Table, req CompactRequest) (out 
 		_ = c.abort(ctx)
 		return nil, pk, err
 	}
+	co.SchemaTimeMillis = sch.TimeMillis
 	s, err := snapshot.NewCommitter(c.st, co).Commit(ctx, sch.ID, ch)
 	if err != nil {
 		if errors.Is(err, snapshot.ErrConflict) {
@@ -201,6 +202,7 @@ func compact(ctx context.Context, tbl *snapshot.Table, req CompactRequest) (out 
 			out.Stats = CompactStats{BytesRead: out.Stats.BytesRead, RowsRead: out.Stats.RowsRead}
 			return out, pk, nil
 		}
+		abandonFailed(ctx, c.st, tbl.BranchName(), sch.ID, err, func() { _ = c.abort(ctx) })
 		return nil, pk, fmt.Errorf("lsmwrite: commit compaction: %w", err)
 	}
 	out.Snapshot = s

@@ -164,6 +164,7 @@ func CheckCompactable(sch *schema.TableSchema) error { return CheckWritable(sch)
 
 // abort deletes every file the compaction wrote (best effort).
 func (c *compactContext) abort(ctx context.Context) error {
+	ctx = context.WithoutCancel(ctx) // a canceled compaction still takes its files back
 	var first error
 	for _, p := range c.created {
 		if err := c.st.Delete(ctx, p); err != nil && !errors.Is(err, storage.ErrNotExist) && first == nil {

@@ -703,6 +703,7 @@ func (w *TableWrite) Abort(ctx context.Context) error {
 			bs.buf = nil
 		}
 	}
+	ctx = context.WithoutCancel(ctx) // a canceled statement still takes its files back
 	var first error
 	for _, path := range w.created {
 		if err := w.st.Delete(ctx, path); err != nil && !errors.Is(err, storage.ErrNotExist) && first == nil {
@@ -744,6 +745,7 @@ func (w *TableWrite) CommitIf(ctx context.Context, check func(ctx context.Contex
 		_ = w.Abort(ctx)
 		return nil, err
 	}
+	co.SchemaTimeMillis = w.sch.TimeMillis
 	var s *snapshot.Snapshot
 	if check == nil {
 		s, err = snapshot.NewCommitter(w.st, co).Commit(ctx, w.sch.ID, ch)
@@ -756,9 +758,7 @@ func (w *TableWrite) CommitIf(ctx context.Context, check func(ctx context.Contex
 		})
 	}
 	if err != nil {
-		if errors.Is(err, snapshot.ErrConflict) {
-			_ = w.Abort(ctx)
-		}
+		abandonFailed(ctx, w.st, w.opts.Branch, w.sch.ID, err, func() { _ = w.Abort(ctx) })
 		return nil, err
 	}
 	if s != nil && w.needsLevel0Compaction() {

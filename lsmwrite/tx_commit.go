@@ -169,6 +169,7 @@ func commitBatch(ctx context.Context, st storage.Storage, txs []*TxCommit, user 
 		abort()
 		return nil, errs, err
 	}
+	co.SchemaTimeMillis = first.Schema.TimeMillis
 	attempt := 0
 	s, err := snapshot.NewCommitter(st, co).CommitEach(ctx, first.Schema.ID, func(ctx context.Context, latest *snapshot.Snapshot) (*snapshot.CommitChanges, error) {
 		attempt++
@@ -180,8 +181,10 @@ func commitBatch(ctx context.Context, st storage.Storage, txs []*TxCommit, user 
 	if err != nil {
 		// Files are deleted only when no snapshot can reference them; on
 		// other errors the publish may have happened, so they stay.
-		if errors.Is(err, snapshot.ErrConflict) || errors.Is(err, errNothingLeft) {
+		if errors.Is(err, errNothingLeft) {
 			abort()
+		} else {
+			abandonFailed(ctx, st, first.Options.Branch, first.Schema.ID, err, abort)
 		}
 		if errors.Is(err, errNothingLeft) {
 			return nil, errs, nil

@@ -126,7 +126,7 @@ func (d *Database) table(ctx *sql.Context, name string, tt lsmread.TimeTravel) (
 		branch, sub, _ := strings.Cut(sys[len("branch_"):], "$")
 		bt, err := lt.Branch(ctx, branch)
 		if err != nil {
-			return nil, false, mapError(err)
+			return nil, false, d.branchError(name, branch, err)
 		}
 		if isAuditTable(sub) {
 			t, err := newAuditTable(ctx, d, real+"$branch_"+branch, strings.ToLower(sub), bt, tt, nil)
@@ -166,6 +166,18 @@ func (d *Database) table(ctx *sql.Context, name string, tt lsmread.TimeTravel) (
 	return t, true, nil
 }
 
+// branchError is the error of `t$branch_NAME` when opening the branch
+// failed: a branch that does not exist is a table that does not exist
+// (1146 ER_NO_SUCH_TABLE, 42S02, as MySQL answers a missing table; the
+// message names the branch), not a wrong AS OF value.
+func (d *Database) branchError(name, branch string, err error) error {
+	if errors.Is(err, lsmread.ErrNotFound) {
+		return mysql.NewSQLError(mysql.ERNoSuchTable, mysql.SSUnknownTable,
+			"Table '%s.%s' doesn't exist (the table has no branch %q)", d.name, name, branch)
+	}
+	return mapError(err)
+}
+
 func isAuditTable(sys string) bool {
 	sys = strings.ToLower(sys)
 	return sys == "audit_log" || sys == "binlog"
@@ -183,7 +195,7 @@ func (d *Database) incrementalTable(ctx *sql.Context, name string, inc *lsmread.
 	if b, sub, ok := strings.Cut(sys, "$"); ok && strings.HasPrefix(strings.ToLower(b), "branch_") {
 		bt, err := lt.Branch(ctx, b[len("branch_"):])
 		if err != nil {
-			return nil, false, mapError(err)
+			return nil, false, d.branchError(name, b[len("branch_"):], err)
 		}
 		lt, real, sys = bt, real+"$"+b, sub
 	}

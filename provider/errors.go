@@ -41,6 +41,7 @@ var errorCodes = []struct {
 	{sql.ErrRenameTableNotSupported.Is, mysql.ERNotSupportedYet, mysql.SSClientError, func(error) string { return renameMessage }},
 	{sql.ErrTableAlreadyExists.Is, mysql.ERTableExists, "42S01", nil},
 	{sql.ErrTableNotFound.Is, mysql.ERNoSuchTable, mysql.SSUnknownTable, nil},
+	{isErr(snapshot.ErrTableDropped), mysql.ERNoSuchTable, mysql.SSUnknownTable, nil}, // a commit raced DROP TABLE: nothing committed
 	{sql.ErrDatabaseNotFound.Is, mysql.ERBadDb, mysql.SSClientError, nil},
 	{sql.ErrDatabaseExists.Is, mysql.ERDbCreateExists, mysql.SSUnknownSQLState, nil},
 	{func(err error) bool { return sql.ErrColumnExists.Is(err) || sql.ErrDuplicateColumn.Is(err) }, mysql.ERDupFieldName, mysql.SSDupFieldName, nil},

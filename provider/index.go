@@ -388,11 +388,16 @@ func (ix *primaryIndex) Expressions() []string {
 }
 
 // IsUnique implements sql.Index: the index spans the whole primary key.
-func (ix *primaryIndex) IsUnique() bool                             { return len(ix.cols) == len(ix.t.sch.PrimaryKeys) }
-func (ix *primaryIndex) IsSpatial() bool                            { return false }
-func (ix *primaryIndex) IsFullText() bool                           { return false }
-func (ix *primaryIndex) IsVector() bool                             { return false }
-func (ix *primaryIndex) Comment() string                            { return "Paimon primary key" }
+func (ix *primaryIndex) IsUnique() bool   { return len(ix.cols) == len(ix.t.sch.PrimaryKeys) }
+func (ix *primaryIndex) IsSpatial() bool  { return false }
+func (ix *primaryIndex) IsFullText() bool { return false }
+func (ix *primaryIndex) IsVector() bool   { return false }
+
+// Comment implements sql.Index: empty, as MySQL's PRIMARY index without a
+// COMMENT (SHOW KEYS Comment and Index_comment, information_schema.STATISTICS
+// INDEX_COMMENT are all empty).
+func (ix *primaryIndex) Comment() string { return "" }
+
 func (ix *primaryIndex) IndexType() string                          { return "BTREE" }
 func (ix *primaryIndex) IsGenerated() bool                          { return false }
 func (ix *primaryIndex) Reversible() bool                           { return false }

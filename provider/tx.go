@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path"
+	"strings"
 	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -123,6 +125,9 @@ type txTable struct {
 	compactor *lsmwrite.AutoCompactor
 	// maint runs the table's maintenance after a successful commit.
 	maint *lsmwrite.Maintainer
+	// p is the provider, whose cached names and handles a commit that
+	// finds the table dropped forgets.
+	p *Provider
 }
 
 func txFromContext(ctx *sql.Context) (*Transaction, error) {
@@ -158,7 +163,7 @@ func (tx *Transaction) table(ctx context.Context, t *Table) (*txTable, error) {
 func (t *Table) newTxTable() *txTable {
 	return &txTable{wh: t.db.p.st, path: t.db.name + snapshot.DatabaseSuffix + "/" + t.base,
 		st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, pending: kv.NewPendingWrites(t.sch),
-		compactor: t.db.p.opts.Compactor, maint: t.db.p.opts.Maintainer}
+		compactor: t.db.p.opts.Compactor, maint: t.db.p.opts.Maintainer, p: t.db.p}
 }
 
 // noteRead records that the transaction read t at snapshot id: writes it
@@ -239,7 +244,7 @@ func (tx *Transaction) Commit(ctx context.Context) error {
 	case 1:
 		tt := tables[0]
 		_, err := lsmwrite.CommitGrouped(ctx, tt.st, commits[0])
-		return tt.commitError(err)
+		return tt.commitError(ctx, err)
 	}
 	parts := make([]lsmwrite.AtomicTable, len(tables))
 	for i, tt := range tables {
@@ -299,12 +304,20 @@ func (tt *txTable) txCommit(ops []kv.KeyValue) lsmwrite.TxCommit {
 
 // commitError names the table in a commit error; a conflict is
 // ErrConflict (MySQL 1213).
-func (tt *txTable) commitError(err error) error {
+func (tt *txTable) commitError(ctx context.Context, err error) error {
 	switch {
 	case err == nil:
 		return nil
 	case errors.Is(err, snapshot.ErrConflict):
 		return fmt.Errorf("%w: table %s: %w", ErrConflict, tt.name, err)
+	case errors.Is(err, snapshot.ErrTableDropped) && tt.p != nil:
+		// Dropped (and maybe created again) by another server: the next
+		// statement resolves the name afresh.
+		tt.p.cat.Forget()
+		tt.p.forgetHandles()
+		if db, ok := strings.CutSuffix(path.Dir(tt.path), snapshot.DatabaseSuffix); ok {
+			tt.p.cat.RemoveEmptyFolders(context.WithoutCancel(ctx), db)
+		}
 	}
 	return fmt.Errorf("table %s: %w", tt.name, err)
 }

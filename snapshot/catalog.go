@@ -63,6 +63,11 @@ const (
 	// DatabaseMarker is the object CreateDatabase writes so an empty
 	// database is listed on stores without folders.
 	DatabaseMarker = ".lakesql-database"
+	// DatabaseDropping is the object DROP DATABASE writes first and
+	// deletes last: a CREATE TABLE that finds it (before or after writing
+	// its schema) fails instead of adding a table to a database going
+	// away.
+	DatabaseDropping = ".lakesql-dropping"
 	// DefaultDatabase is created in a new warehouse.
 	DefaultDatabase = "default"
 )
@@ -186,6 +191,14 @@ func findFold(names []string, name string) (string, bool) {
 	return "", false
 }
 
+// RemoveEmptyFolders removes the folders of database db (stored
+// spelling) that hold no file, the database's own folder included when it
+// is empty: what a writer that raced a DROP TABLE or DROP DATABASE leaves
+// on local storage after taking its files back. Files are never touched.
+func (c *Catalog) RemoveEmptyFolders(ctx context.Context, db string) {
+	removeEmptyDirs(ctx, c.st, db+DatabaseSuffix)
+}
+
 // Forget drops the cached listings, so the next resolution lists again (a
 // table was dropped under the catalog's feet).
 func (c *Catalog) Forget() {
@@ -263,6 +276,11 @@ func (c *Catalog) CreateDatabase(ctx context.Context, name string, ifNotExists b
 // never leaves a half-deleted table that still looks like a table). A
 // missing database is an error wrapping ErrDatabaseNotFound unless
 // ifExists.
+//
+// The marker goes first: a CREATE TABLE in the database (of this process
+// or another) that finds the marker gone after writing its schema takes
+// its table back (CreateTable), so a drop racing creates leaves neither
+// tables nor schema-less folders behind.
 func (c *Catalog) DropDatabase(ctx context.Context, name string, ifExists bool) error {
 	c.ddl.Lock()
 	defer c.ddl.Unlock()
@@ -278,18 +296,43 @@ func (c *Catalog) DropDatabase(ctx context.Context, name string, ifExists bool) 
 		}
 		return nameErr(ErrDatabaseNotFound, name, "database %s does not exist", name)
 	}
+	dbDir := real + DatabaseSuffix
+	dropping := dbDir + "/" + DatabaseDropping
+	if err := c.st.WriteAll(ctx, dropping, nil); err != nil {
+		return fmt.Errorf("snapshot: drop database %s: %w", real, err)
+	}
+	if err := c.st.Delete(ctx, dbDir+"/"+DatabaseMarker); err != nil && !errors.Is(err, storage.ErrNotExist) {
+		return fmt.Errorf("snapshot: drop database %s: %w", real, err)
+	}
 	tables, err := c.ListTables(ctx, real)
 	if err != nil {
 		return err
 	}
 	for _, t := range tables {
-		if err := deleteTableFiles(ctx, c.TableStorage(real, t)); err != nil {
+		if err := c.dropTableFiles(ctx, real, t); err != nil {
 			return fmt.Errorf("snapshot: drop database %s: table %s: %w", real, t, err)
 		}
 	}
-	if err := deleteAll(ctx, c.st.Sub(real+DatabaseSuffix), ""); err != nil {
+	// Everything else, the dropping object last.
+	dbSt := c.st.Sub(dbDir)
+	var paths []string
+	for obj, err := range dbSt.List(ctx, "") {
+		if err != nil {
+			return fmt.Errorf("snapshot: drop database %s: %w", real, err)
+		}
+		if obj.Path != DatabaseDropping {
+			paths = append(paths, obj.Path)
+		}
+	}
+	for _, p := range paths {
+		if err := dbSt.Delete(ctx, p); err != nil && !errors.Is(err, storage.ErrNotExist) {
+			return fmt.Errorf("snapshot: drop database %s: %w", real, err)
+		}
+	}
+	if err := c.st.Delete(ctx, dropping); err != nil && !errors.Is(err, storage.ErrNotExist) {
 		return fmt.Errorf("snapshot: drop database %s: %w", real, err)
 	}
+	removeEmptyDirs(ctx, c.st, dbDir)
 	return nil
 }
 
@@ -310,13 +353,76 @@ func deleteAll(ctx context.Context, st storage.Storage, prefix string) error {
 	return nil
 }
 
-// deleteTableFiles deletes a table folder: schema/ first (the table stops
-// being a table), then everything else.
+// deleteTableFiles deletes a table folder: the schema files first, of
+// the main branch and of every branch (the table stops being a table, and
+// a commit racing the drop sees its schema gone: commit_table_check.go),
+// then everything else, then the folders left empty.
 func deleteTableFiles(ctx context.Context, st storage.Storage) error {
-	if err := deleteAll(ctx, st, "schema/"); err != nil {
+	var schemas []string
+	for obj, err := range st.List(ctx, "") {
+		if err != nil {
+			return err
+		}
+		if isSchemaPath(obj.Path) {
+			schemas = append(schemas, obj.Path)
+		}
+	}
+	for _, p := range schemas {
+		if err := st.Delete(ctx, p); err != nil && !errors.Is(err, storage.ErrNotExist) {
+			return err
+		}
+	}
+	if err := deleteAll(ctx, st, ""); err != nil {
 		return err
 	}
-	return deleteAll(ctx, st, "")
+	removeEmptyDirs(ctx, st, "")
+	return nil
+}
+
+// isSchemaPath says p (relative to a table) is a schema file of the main
+// branch or of a branch.
+func isSchemaPath(p string) bool {
+	if rest, ok := strings.CutPrefix(p, branchDirName+"/"); ok {
+		if _, after, ok := strings.Cut(rest, "/"); ok {
+			p = after // branch/branch-x/schema/... -> schema/...
+		}
+	}
+	return strings.HasPrefix(p, schemaDirName+"/")
+}
+
+// dropTableFiles deletes table db.name (stored spellings) under the
+// commit lock of its main branch: no commit of this process runs while
+// its files are deleted, and the ones waiting find the table gone.
+func (c *Catalog) dropTableFiles(ctx context.Context, db, name string) error {
+	st := c.TableStorage(db, name)
+	_, unlock := LockCommits(ctx, []string{CommitLockKey(st, MainBranch)})
+	defer unlock()
+	return deleteTableFiles(ctx, st)
+}
+
+// clearLeftovers deletes what a folder that is not a table holds (the
+// files a writer of a dropped table wrote after the drop), so a table
+// created there starts clean. It lists first and deletes only what it
+// listed; a schema file among them means another writer is creating the
+// table right now: ErrTableExists.
+func clearLeftovers(ctx context.Context, st storage.Storage, name string) error {
+	var paths []string
+	for obj, err := range st.List(ctx, "") {
+		if err != nil {
+			return err
+		}
+		if isSchemaPath(obj.Path) {
+			return nameErr(ErrTableExists, name, "table %s already exists", name)
+		}
+		paths = append(paths, obj.Path)
+	}
+	for _, p := range paths {
+		if err := st.Delete(ctx, p); err != nil && !errors.Is(err, storage.ErrNotExist) {
+			return err
+		}
+	}
+	removeEmptyDirs(ctx, st, "")
+	return nil
 }
 
 // CreateTable creates table name in database db with the columns, keys,
@@ -351,9 +457,36 @@ func (c *Catalog) CreateTable(ctx context.Context, db, name string, in *schema.T
 	ts.TimeMillis = time.Now().UnixMilli()
 	c.ddl.Lock()
 	defer c.ddl.Unlock()
+	defer c.Forget()
+	// The database again, listed afresh under the lock: a DROP DATABASE
+	// may have run since it resolved.
+	dbs, err := c.ListDatabases(ctx)
+	if err != nil {
+		return err
+	}
+	if _, ok := findFold(dbs, realDB); !ok && realDB != DefaultDatabase {
+		return nameErr(ErrDatabaseNotFound, db, "database %s does not exist", db)
+	}
+	marker := realDB + DatabaseSuffix + "/" + DatabaseMarker
+	dropping := realDB + DatabaseSuffix + "/" + DatabaseDropping
+	hadMarker, err := c.st.Exists(ctx, marker)
+	if err != nil {
+		return fmt.Errorf("snapshot: create table %s.%s: %w", realDB, name, err)
+	}
+	if gone, err := c.st.Exists(ctx, dropping); err != nil {
+		return fmt.Errorf("snapshot: create table %s.%s: %w", realDB, name, err)
+	} else if gone {
+		return nameErr(ErrDatabaseNotFound, db, "database %s is being dropped", db)
+	}
 	tables, err := c.ListTables(ctx, realDB)
 	if err != nil {
 		return err
+	}
+	exists := func() error {
+		if ifNotExists {
+			return nil
+		}
+		return nameErr(ErrTableExists, name, "table %s already exists", name)
 	}
 	if existing, ok := findFold(tables, name); ok {
 		if ifNotExists {
@@ -361,15 +494,48 @@ func (c *Catalog) CreateTable(ctx context.Context, db, name string, in *schema.T
 		}
 		return nameErr(ErrTableExists, existing, "table %s already exists", existing)
 	}
-	defer c.Forget()
-	if err := NewSchemaManager(c.TableStorage(realDB, name), "").Commit(ctx, ts); err != nil {
-		if errors.Is(err, ErrConflict) {
-			if ifNotExists {
-				return nil
+	if !hadMarker && len(tables) == 0 {
+		// No marker and no table: a database another engine created
+		// (empty: it gets the marker now), or what a writer racing a DROP
+		// DATABASE left behind (files: not a database).
+		for _, err := range c.st.List(ctx, realDB+DatabaseSuffix+"/") {
+			if err != nil {
+				return fmt.Errorf("snapshot: create table %s.%s: %w", realDB, name, err)
 			}
-			return nameErr(ErrTableExists, name, "table %s already exists", name)
+			return nameErr(ErrDatabaseNotFound, db, "database %s does not exist (its folder holds files of dropped tables only)", db)
+		}
+		if err := c.createDatabaseFiles(ctx, realDB); err != nil {
+			return err
+		}
+		hadMarker = true
+	}
+	tst := c.TableStorage(realDB, name)
+	if err := clearLeftovers(ctx, tst, name); err != nil {
+		if errors.Is(err, ErrTableExists) {
+			return exists()
+		}
+		return fmt.Errorf("snapshot: create table %s.%s: clear the files of a dropped table: %w", realDB, name, err)
+	}
+	if err := NewSchemaManager(tst, "").Commit(ctx, ts); err != nil {
+		if errors.Is(err, ErrConflict) {
+			return exists()
 		}
 		return fmt.Errorf("snapshot: create table %s.%s: %w", realDB, name, err)
+	}
+	// A DROP DATABASE of another process writes the dropping object and
+	// deletes the marker before it lists the tables, and deletes the
+	// dropping object last: when neither shows now, the drop either has
+	// not started (it will list this table) or finished before this
+	// schema could be listed, and then the marker is gone too (for a
+	// database that had one). Else the table is taken back.
+	droppingNow, err1 := c.st.Exists(ctx, dropping)
+	markerNow, err2 := c.st.Exists(ctx, marker)
+	if err1 == nil && err2 == nil && (droppingNow || (hadMarker && !markerNow)) {
+		ctx := context.WithoutCancel(ctx)
+		_ = deleteTableFiles(ctx, tst)
+		removeEmptyDirs(ctx, c.st, realDB+DatabaseSuffix+"/"+name)
+		removeEmptyDirs(ctx, c.st, realDB+DatabaseSuffix)
+		return nameErr(ErrDatabaseNotFound, db, "database %s was dropped while the table was created", db)
 	}
 	return nil
 }
@@ -460,7 +626,7 @@ func (c *Catalog) DropTable(ctx context.Context, db, name string, ifExists bool)
 		}
 		return nameErr(ErrTableNotFound, name, "table %s does not exist", name)
 	}
-	if err := deleteTableFiles(ctx, c.TableStorage(realDB, real)); err != nil {
+	if err := c.dropTableFiles(ctx, realDB, real); err != nil {
 		return fmt.Errorf("snapshot: drop table %s.%s: %w", realDB, real, err)
 	}
 	return nil

@@ -83,6 +83,12 @@ type CommitOptions struct {
 	// BucketUnaware selects the index-manifest combination rule of
 	// bucket-unaware tables (deletion vectors keyed by index file name).
 	BucketUnaware bool
+	// SchemaTimeMillis is the timeMillis of the schema the changes were
+	// written with, when known: a commit then also fails with
+	// ErrTableDropped when schema-<id> is another table's (the table was
+	// dropped and created again). Without it only a missing schema file
+	// fails the commit.
+	SchemaTimeMillis int64
 }
 
 // Defaults of the commit options (CoreOptions).
@@ -273,6 +279,14 @@ func (c *Committer) CommitEach(ctx context.Context, schemaID schema.SchemaID, pr
 			s, err := plan.tryCommitOnce(ctx, latest)
 			if err == nil {
 				c.writeHints(ctx, s)
+				// A DROP TABLE (of any process) deletes schema/ before
+				// listing what to delete: when the schema is still here
+				// now, the drop lists everything this commit wrote;
+				// when it is not, the commit takes its files back.
+				if err := c.checkTable(ctx, schemaID); err != nil {
+					plan.unpublish(ctx, s)
+					return true, nil, err
+				}
 				published = true
 				return true, s, nil
 			}

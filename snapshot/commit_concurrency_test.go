@@ -197,3 +197,53 @@ func TestCommitConcurrentProcesses(t *testing.T) {
 		}
 	}
 }
+
+// TestRollbackWhileCommitting: rollbacks of a table while another
+// goroutine of the process keeps committing to it (a server's background
+// compaction during CALL sys.rollback_to) leave consecutive snapshot ids:
+// a commit published while the rollback deleted the newer snapshots must
+// not survive it after a gap.
+func TestRollbackWhileCommitting(t *testing.T) {
+	ctx := context.Background()
+	st := openDir(t, "file://"+t.TempDir()+"?fsync=false")
+	newTestTable(t, st)
+	if err := appendFiles(t, st, "base", 3); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- appendFiles(t, st, "w", 150) }()
+	tbl := snapshot.OpenTable(st, "")
+	sm := snapshot.NewSnapshotManager(st, "")
+	check := func(when string) {
+		t.Helper()
+		all, err := sm.All(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 1; i < len(all); i++ {
+			if all[i].ID != all[i-1].ID+1 {
+				t.Fatalf("%s: snapshot %d follows %d", when, all[i].ID, all[i-1].ID)
+			}
+		}
+	}
+	for round := 0; ; round++ {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			check("at the end")
+			return
+		default:
+		}
+		latest, ok, err := sm.LatestID(ctx)
+		if err != nil || !ok {
+			t.Fatalf("latest: %v %v", ok, err)
+		}
+		target := max(latest-1, 3)
+		if _, err := tbl.RollbackToSnapshot(ctx, target); err != nil {
+			t.Fatalf("round %d: rollback to %d: %v", round, target, err)
+		}
+		check(fmt.Sprintf("round %d, after the rollback to %d", round, target))
+	}
+}

@@ -19,6 +19,8 @@ type commitPlan struct {
 	schemaID schema.SchemaID
 	stats    *partitionStats
 	keyTypes []schema.DataType
+	// published holds the metadata files of the attempt that published.
+	published *attemptFiles
 }
 
 func (c *Committer) newPlan(ctx context.Context, schemaID schema.SchemaID, ch *CommitChanges, kind CommitKind) (*commitPlan, error) {
@@ -134,6 +136,9 @@ func (p *commitPlan) tryCommitOnce(ctx context.Context, latest *Snapshot) (*Snap
 	if err := checkIndexDeletes(prevIndex, index, latest); err != nil {
 		return nil, err
 	}
+	if err := p.c.checkTable(ctx, p.schemaID); err != nil {
+		return nil, err
+	}
 	schemaID, err := p.latestSchemaID(ctx)
 	if err != nil {
 		return nil, err
@@ -155,6 +160,7 @@ func (p *commitPlan) tryCommitOnce(ctx context.Context, latest *Snapshot) (*Snap
 	err = c.st.CreateIfNotExists(ctx, c.snaps.Path(newID), data)
 	switch {
 	case err == nil:
+		p.published = w
 		return s, nil
 	case errors.Is(err, storage.ErrExist):
 		w.cleanup(ctx)

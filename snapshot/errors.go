@@ -1,6 +1,9 @@
 package snapshot
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Sentinel errors of the package. Every error returned by this package that
 // falls in one of these classes wraps the sentinel, so errors.Is works.
@@ -36,6 +39,10 @@ var (
 	ErrDatabaseExists   = errors.New("snapshot: database already exists")
 	ErrTableNotFound    = errors.New("snapshot: table not found")
 	ErrTableExists      = errors.New("snapshot: table already exists")
+	// ErrTableDropped is returned by a commit whose table was dropped (or
+	// dropped and created again) while it ran: nothing was committed and
+	// the commit's files were removed. It wraps ErrTableNotFound.
+	ErrTableDropped = fmt.Errorf("%w: the table was dropped while the commit ran", ErrTableNotFound)
 	// ErrSchemaConflict is returned when a schema change lost the race for
 	// schema-N more often than Catalog.AlterTable retries; retry the
 	// statement.

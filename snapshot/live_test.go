@@ -70,6 +70,13 @@ func TestCommitInheritsWatermark(t *testing.T) {
 func TestCommitToBranch(t *testing.T) {
 	ctx := context.Background()
 	st := openMem(t)
+	ts, err := schema.DecodeTableSchema([]byte(testSchemaJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := snapshot.NewSchemaManager(st, "b1").Commit(ctx, ts); err != nil { // a branch has its own schema/
+		t.Fatal(err)
+	}
 	c := snapshot.NewCommitter(st, snapshot.CommitOptions{Branch: "b1", PartitionTypes: []schema.DataType{}})
 	e := manifest.ManifestEntry{Kind: manifest.FileKindAdd, Partition: manifest.EmptyRow, TotalBuckets: -1,
 		File: manifest.DataFileMeta{FileName: "data-x.parquet", RowCount: 2, MinKey: manifest.EmptyRow, MaxKey: manifest.EmptyRow,

@@ -34,6 +34,7 @@ func (t *Table) RollbackToSnapshot(ctx context.Context, id SnapshotID) (Rollback
 		return RollbackResult{}, err
 	}
 	defer lockMaintenance(t.store, t.branch)()
+	defer lockCommits(ctx, CommitLockKey(t.store, t.branch))()
 	return t.cleanLargerThan(ctx, s)
 }
 
@@ -46,6 +47,7 @@ func (t *Table) RollbackToTag(ctx context.Context, name string) (RollbackResult,
 		return RollbackResult{}, err
 	}
 	defer lockMaintenance(t.store, t.branch)()
+	defer lockCommits(ctx, CommitLockKey(t.store, t.branch))()
 	s := &tag.Snapshot
 	res, err := t.cleanLargerThan(ctx, s)
 	if err != nil {
@@ -69,7 +71,10 @@ func (t *Table) RollbackToTag(ctx context.Context, name string) (RollbackResult,
 
 // cleanLargerThan removes the snapshots, long-lived changelogs and tags
 // newer than keep and points LATEST at it (Java:
-// RollbackHelper.cleanLargerThan). Data files of the removed snapshots stay
+// RollbackHelper.cleanLargerThan). Its callers hold the table's commit
+// lock: a commit of this process (a background compaction) published
+// while the rollback deletes would survive it as a stale snapshot after a
+// gap in the ids. Data files of the removed snapshots stay
 // as orphans, as in Java (remove_orphan_files deletes them).
 func (t *Table) cleanLargerThan(ctx context.Context, keep *Snapshot) (RollbackResult, error) {
 	res := RollbackResult{Current: keep.ID}

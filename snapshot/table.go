@@ -61,9 +61,12 @@ type ScanOptions struct {
 	// KeepManifest, when not nil, skips manifests it rejects (partition
 	// statistics, bucket range) before they are read.
 	KeepManifest func(m *manifest.ManifestFileMeta) bool
-	// KeepEntry, when not nil, drops entries it rejects before the merge. It
-	// is applied to ADD and DELETE entries alike, in manifest order, from
-	// one goroutine (it may keep state).
+	// KeepEntry, when not nil, drops entries it rejects. It must decide by
+	// what an ADD and its DELETE share (partition, bucket, level, file):
+	// a whole-snapshot scan (Lists nil) applies it to the cached live
+	// entries, another scan to ADD and DELETE entries before the merge.
+	// It is called in manifest order from one goroutine (it may keep
+	// state).
 	KeepEntry func(e *manifest.ManifestEntry) bool
 }
 
@@ -95,6 +98,16 @@ func Scan(ctx context.Context, st storage.Storage, snap *Snapshot, opts ScanOpti
 	}
 	lists := opts.Lists
 	if lists == nil {
+		if snap.BaseManifestList != "" && snap.DeltaManifestList != "" {
+			// The whole snapshot: filter its cached live set (live_cache.go);
+			// on a merge error, the scan below reports it as before.
+			if ls, err := cachedLiveSet(ctx, st, snap); err == nil {
+				live, stats := ls.scan(opts)
+				return live, stats, nil
+			} else if ctx.Err() != nil {
+				return nil, stats, ctx.Err()
+			}
+		}
 		lists = []string{snap.BaseManifestList, snap.DeltaManifestList}
 	}
 	var metas []manifest.ManifestFileMeta

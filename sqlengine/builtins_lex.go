@@ -14,74 +14,49 @@ import "strings"
 //     two minus signs (`SELECT --21255` is 21255), vitess as a comment. It
 //     becomes `- -`.
 //
-// Comments, `…` identifiers and the rest of every string are untouched.
+// It finds both on the tokens of the one lexer (lex.go), so comments, `…`
+// identifiers and the rest of every string are untouched, and every token
+// keeps its kind and value (FuzzFixLexing). A statement that does not lex
+// is returned unchanged (GMS reports it).
 func fixLexing(q string) string {
 	if !strings.Contains(q, `\_`) && !strings.Contains(q, `\%`) && !strings.Contains(q, "--") {
 		return q
 	}
-	var b strings.Builder
-	b.Grow(len(q) + 8)
-	for i := 0; i < len(q); {
-		c := q[i]
+	toks, err := Lex(q)
+	if err != nil {
+		return q
+	}
+	var edits []edit
+	for _, t := range toks {
 		switch {
-		case c == '\'' || c == '"':
-			j := i + 1
-			b.WriteByte(c)
-			for j < len(q) {
-				d := q[j]
-				if d == '\\' && j+1 < len(q) {
-					if n := q[j+1]; n == '_' || n == '%' {
-						b.WriteString(`\\`)
-						b.WriteByte(n)
-					} else {
-						b.WriteString(q[j : j+2])
-					}
-					j += 2
-					continue
-				}
-				b.WriteByte(d)
-				j++
-				if d == c {
-					if j < len(q) && q[j] == c { // doubled quote
-						b.WriteByte(c)
-						j++
-						continue
-					}
-					break
-				}
-			}
-			i = j
-		case c == '`':
-			j := strings.IndexByte(q[i+1:], '`')
-			if j < 0 {
-				b.WriteString(q[i:])
-				return b.String()
-			}
-			b.WriteString(q[i : i+j+2])
-			i += j + 2
-		case c == '#' || (c == '-' && i+1 < len(q) && q[i+1] == '-' && (i+2 == len(q) || q[i+2] <= ' ')):
-			j := strings.IndexByte(q[i:], '\n')
-			if j < 0 {
-				b.WriteString(q[i:])
-				return b.String()
-			}
-			b.WriteString(q[i : i+j+1])
-			i += j + 1
-		case c == '-' && i+1 < len(q) && q[i+1] == '-':
-			b.WriteString("- ")
-			i++
-		case c == '/' && i+1 < len(q) && q[i+1] == '*':
-			j := strings.Index(q[i+2:], "*/")
-			if j < 0 {
-				b.WriteString(q[i:])
-				return b.String()
-			}
-			b.WriteString(q[i : i+j+4])
-			i += j + 4
-		default:
-			b.WriteByte(c)
-			i++
+		case t.IsSymbol("-") && t.End < len(q) && q[t.End] == '-':
+			// A minus sign directly before another one (or before a
+			// comment "-- "): vitess would read a comment from it.
+			edits = append(edits, edit{t.End, t.End, " "})
+		case t.Kind == lexString || t.Kind == lexVariable:
+			edits = appendLikeEscapes(edits, q, t)
 		}
 	}
-	return b.String()
+	return splice(q, edits)
+}
+
+// appendLikeEscapes adds the edits that double the backslash of every `\_`
+// and `\%` escape inside the '…' or "…" quotes of t (a string, or a
+// variable @'…'; backquotes have no escapes).
+func appendLikeEscapes(edits []edit, q string, t Token) []edit {
+	s := q[t.Start:t.End]
+	open := strings.IndexAny(s, `'"`+"`")
+	if open < 0 || s[open] == '`' || !strings.Contains(s, `\`) {
+		return edits
+	}
+	for j := open + 1; j+1 < len(s); j++ {
+		if s[j] != '\\' {
+			continue
+		}
+		if c := s[j+1]; c == '_' || c == '%' {
+			edits = append(edits, edit{t.Start + j, t.Start + j, `\`})
+		}
+		j++ // the escaped byte
+	}
+	return edits
 }

@@ -29,9 +29,14 @@
 //     (handler.go) around GMS's handler.
 //
 // lex.go is the one SQL lexer the fronts share (DDL in its Flink dialect;
-// time travel, the statement front, MERGE/OVERWRITE, CALL and statement
-// splitting in MySQL's): rewrites splice source text between tokens, so
-// literals, comments and quoted identifiers are never edited.
+// time travel, the statement front, MERGE/OVERWRITE, CALL, KILL and the SET
+// checks, the vitess lexing fixes and statement splitting in MySQL's);
+// parse.go is the recursive-descent parser over its tokens. Rewrites
+// splice source text between tokens, so literals, comments and quoted
+// identifiers are never edited. Still recognised by anchored regular
+// expressions on the whole text: the account statements of security.go,
+// SHOW COLLATION, SHOW TABLE STATUS and the MAX_EXECUTION_TIME hint (a
+// comment, which the lexer skips).
 //
 // Connections reach the handlers over TCP or in process (internal_conn.go:
 // socket pairs whose server end names the account, for the Flight SQL

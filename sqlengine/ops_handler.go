@@ -77,8 +77,14 @@ func (h *opsHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, 
 func (h *opsHandler) begin(ctx context.Context, c *mysql.Conn, query string) (*statementRun, context.Context, context.CancelFunc) {
 	run := &statementRun{start: time.Now(), scan: new(metrics.Statement), limits: h.s.statementLimits(c, query)}
 	run.scan.Limit = run.limits.memory
+	ctx, cancelGone := context.WithCancelCause(ctx)
+	stopWatch := watchDisconnect(c, cancelGone) // disconnect.go
 	ctx, cancel := run.limits.apply(metrics.WithStatement(ctx, run.scan))
-	return run, ctx, cancel
+	return run, ctx, func() {
+		stopWatch()
+		cancel()
+		cancelGone(nil)
+	}
 }
 
 func (h *opsHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {

@@ -185,7 +185,9 @@ func NewEngine(pro *provider.Provider, readOnly bool, pre ...analyzer.Rule) *sql
 	provider.InstallAggregateVariables()
 	b = b.AddPostAnalyzeRule(provider.AggregateRuleID, provider.AggregateRule) // after pushdown: the scan prunes by the filter
 	b = b.AddPostAnalyzeRule(provider.LookupKeyRuleID, provider.LookupKeyRule)
+	b = b.AddPostAnalyzeRule(builtins.FixedDecimalsRuleID, builtins.FixedDecimalsRule) // ROUND(x, 2) of a DOUBLE prints 2 decimals
 	b = b.AddPostAnalyzeRule(ResultSchemaRuleID, ResultSchemaRule)
+	b = b.AddPostAnalyzeRule(TopNRuleID, topNThroughProject) // ORDER BY an alias … LIMIT n keeps n rows, not all
 	b = withoutIndexSortElision(b)
 	for _, r := range pre {
 		b = b.AddPreAnalyzeRule(r.Id, r.Apply)

@@ -34,14 +34,7 @@ import (
 // defaultMaxAllowedPacket is MySQL 8.0's default (GMS reports 1 GB).
 const defaultMaxAllowedPacket = 64 << 20
 
-var (
-	killRE     = regexp.MustCompile(`(?is)^\s*KILL\s+(?:CONNECTION\s+|QUERY\s+)?(\d+)\s*;?\s*$`)
-	setRE      = regexp.MustCompile(`(?is)^\s*SET\s+`)
-	timeZoneRE = regexp.MustCompile(`(?is)(?:^|[\s,.]|@@)time_zone\s*:?=\s*(?:'((?:[^'\\]|\\.|'')*)'|"((?:[^"\\]|\\.|"")*)")`)
-	dottedSet  = regexp.MustCompile(`(?is)^\s*SET\s+(?:(?:SESSION|GLOBAL|LOCAL|PERSIST|PERSIST_ONLY)\s+)?([A-Za-z_][A-Za-z0-9_$]*)\s*\.\s*([A-Za-z0-9_$]+)\s*:?=`)
-	readOnlyRE = regexp.MustCompile(`(?is)(?:^|[\s,.]|@@)((?:super_)?read_only)\s*:?=`)
-	utcOffset  = regexp.MustCompile(`^([+-])(\d{1,2}):(\d{2})$`)
-)
+var utcOffset = regexp.MustCompile(`^([+-])(\d{1,2}):(\d{2})$`)
 
 // checkStatement answers the statements above; nil means "hand it on".
 func (h *ddlHandler) checkStatement(c *mysql.Conn, query string) error {
@@ -76,34 +69,98 @@ func (h *ddlHandler) checkOne(query string) error {
 	if isEmptyQuery(query) {
 		return mysql.NewSQLError(mysql.EREmptyQuery, mysql.SSClientError, "Query was empty")
 	}
-	if m := killRE.FindStringSubmatch(query); m != nil {
-		id, err := strconv.ParseUint(m[1], 10, 32)
-		if err != nil || !h.connectionExists(uint32(id)) {
-			return mysql.NewSQLError(mysql.ERNoSuchThread, mysql.SSUnknownSQLState, "Unknown thread id: %s", m[1])
-		}
+	toks, err := Lex(query)
+	if err != nil || len(toks) < 2 {
+		return nil // GMS reports what does not lex
+	}
+	switch {
+	case toks[0].IsWord("KILL"):
+		return h.checkKill(toks)
+	case toks[0].IsWord("SET"):
+		return checkSet(toks)
+	}
+	return nil
+}
+
+// checkKill answers KILL [CONNECTION | QUERY] id for an id that names no
+// connection (1094); nil hands the statement on.
+func (h *ddlHandler) checkKill(toks []Token) error {
+	i := 1
+	if toks[i].IsWord("CONNECTION") || toks[i].IsWord("QUERY") {
+		i++
+	}
+	n := toks[i]
+	if n.Kind != lexNumber || !isDigits(n.Text()) || !atStatementEnd(toks[i+1:]) {
 		return nil
 	}
-	if !setRE.MatchString(query) {
-		return nil
+	id, err := strconv.ParseUint(n.Text(), 10, 32)
+	if err != nil || !h.connectionExists(uint32(id)) {
+		return mysql.NewSQLError(mysql.ERNoSuchThread, mysql.SSUnknownSQLState, "Unknown thread id: %s", n.Text())
 	}
-	if m := dottedSet.FindStringSubmatch(query); m != nil {
-		switch strings.ToLower(m[1]) {
+	return nil
+}
+
+// atStatementEnd reports whether toks is an optional ';' and the end.
+func atStatementEnd(toks []Token) bool {
+	if toks[0].IsSymbol(";") {
+		toks = toks[1:]
+	}
+	return toks[0].Kind == lexEOF
+}
+
+// checkSet answers the SET statements MySQL refuses and GMS would take: a
+// dotted name that is no variable scope (1193), read_only or
+// super_read_only (1238: chosen at start-up), a time_zone string that names
+// no zone (1298). It reads tokens, so text inside strings and comments is
+// never taken for an assignment.
+func checkSet(toks []Token) error {
+	i := 1
+	if t := toks[i]; t.IsWord("SESSION") || t.IsWord("GLOBAL") || t.IsWord("LOCAL") || t.IsWord("PERSIST") || t.IsWord("PERSIST_ONLY") {
+		i++
+	}
+	if i+3 < len(toks) && toks[i].Kind == lexWord && toks[i+1].IsSymbol(".") && (toks[i+2].Kind == lexWord || toks[i+2].Kind == lexNumber) && isAssign(toks[i+3]) {
+		switch strings.ToLower(toks[i].Text()) {
 		case "session", "global", "local", "persist", "persist_only":
 		default:
-			return mysql.NewSQLError(mysql.ERUnknownSystemVariable, mysql.SSUnknownSQLState, "Unknown system variable '%s.%s'", m[1], m[2])
+			return mysql.NewSQLError(mysql.ERUnknownSystemVariable, mysql.SSUnknownSQLState, "Unknown system variable '%s.%s'", toks[i].Text(), toks[i+2].Text())
 		}
 	}
-	if m := readOnlyRE.FindStringSubmatch(query); m != nil {
-		return mysql.NewSQLError(1238, mysql.SSUnknownSQLState,
-			"Variable '%s' is a read only variable: lakesql's read-only mode is chosen at start-up (lakesql serve --read-only)", strings.ToLower(m[1]))
-	}
-	for _, m := range timeZoneRE.FindAllStringSubmatch(query, -1) {
-		tz := m[1] + m[2]
-		if !validTimeZone(tz) {
-			return mysql.NewSQLError(mysql.ERUnknownTimeZone, mysql.SSUnknownSQLState, "Unknown or incorrect time zone: '%s'", truncateRunes(tz, 64))
+	for j := 1; j+1 < len(toks); j++ {
+		if !isAssign(toks[j+1]) {
+			continue
+		}
+		switch name := systemVariableName(toks[j]); name {
+		case "read_only", "super_read_only":
+			return mysql.NewSQLError(1238, mysql.SSUnknownSQLState,
+				"Variable '%s' is a read only variable: lakesql's read-only mode is chosen at start-up (lakesql serve --read-only)", name)
+		case "time_zone":
+			if j+2 < len(toks) && toks[j+2].Kind == lexString {
+				if tz := toks[j+2].Value(); !validTimeZone(tz) {
+					return mysql.NewSQLError(mysql.ERUnknownTimeZone, mysql.SSUnknownSQLState, "Unknown or incorrect time zone: '%s'", truncateRunes(tz, 64))
+				}
+			}
 		}
 	}
 	return nil
+}
+
+func isAssign(t Token) bool { return t.IsSymbol("=") || t.IsSymbol(":=") }
+
+// systemVariableName is the lower-case name of the system variable t names
+// in a SET statement (name, @@name, @@scope.name), or "" (a user variable
+// @name, anything else).
+func systemVariableName(t Token) string {
+	switch {
+	case t.Kind == lexWord:
+		return strings.ToLower(t.Text())
+	case t.Kind == lexVariable && strings.HasPrefix(t.Text(), "@@"):
+		v := t.Value()
+		if i := strings.LastIndexByte(v, '.'); i >= 0 {
+			v = v[i+1:]
+		}
+		return strings.ToLower(v)
+	}
+	return ""
 }
 
 func toInt64(v any) (int64, bool) {

@@ -45,6 +45,10 @@ type cmMode struct {
 	// changelog: the table has a lookup or full-compaction changelog
 	// producer; replaying its $audit_log must rebuild the table.
 	changelog bool
+	// inputChangelog: the input producer, whose changelog is the records
+	// written: replaying it rebuilds deduplicate tables only (partial
+	// updates and aggregations log their inputs, as in Java).
+	inputChangelog bool
 }
 
 func (m cmMode) with(name string, options ...string) *cmMode {
@@ -61,7 +65,7 @@ func (m cmMode) with(name string, options ...string) *cmMode {
 // commit, the lookup and full-compaction changelog producers (the latter
 // with its default of a full compaction after every commit), and
 // merge-on-write (deletion vectors, 32 and 64-bit, with aggressive and
-// default automatic compaction).
+// default automatic compaction), and the input changelog producer.
 var cmModes = []cmMode{
 	{name: "mor-auto", options: []string{"num-sorted-run.compaction-trigger=2", "num-sorted-run.stop-trigger=3"}, maxLevel: 2, stopTrigger: 3},
 	{name: "mor-default", maxLevel: 5, stopTrigger: 8},
@@ -72,6 +76,7 @@ var cmModes = []cmMode{
 	{name: "changelog-full", options: []string{"changelog-producer=full-compaction"}, cow: true, maxLevel: 5, changelog: true},
 	{name: "mow32-auto", options: []string{"num-sorted-run.compaction-trigger=2", "num-sorted-run.stop-trigger=3"}, maxLevel: 5, stopTrigger: 3, dv: "32"},
 	{name: "mow64", maxLevel: 5, stopTrigger: 8, dv: "64"},
+	{name: "changelog-input", options: []string{"changelog-producer=input", "num-sorted-run.compaction-trigger=3"}, maxLevel: 5, stopTrigger: 6, changelog: true, inputChangelog: true},
 }
 
 // tiny is a target-file-size below the size of every file: no file is
@@ -151,6 +156,7 @@ func TestCompactionMetamorphic(t *testing.T) {
 			{"4", true, cmModes[7].with("tiny", tiny)},
 			{"-1", false, cmModes[8].with("")},
 			{"1", false, cmModes[8].with("tiny", tiny)},
+			{"4", true, cmModes[9].with("")},
 		}
 	}
 	var total rhStats
@@ -187,7 +193,8 @@ func TestCompactionMetamorphic(t *testing.T) {
 // compacts before the statement returns) and at the last snapshot.
 func (h *rhHistory) checkChangelog() {
 	h.t.Helper()
-	if m := h.cfg.compaction; m == nil || !m.changelog {
+	m := h.cfg.compaction
+	if m == nil || !m.changelog || m.inputChangelog && h.cfg.engine != "deduplicate" {
 		return
 	}
 	state := map[string]string{}
@@ -279,6 +286,123 @@ func (h *rhHistory) checkInvariants() {
 	if m.writeOnly {
 		if n := count(snapshotKinds(h.t, h.conn, h.table), "COMPACT"); n != m.explicit {
 			h.fatalf("write-only table: %d COMPACT snapshots, the explicit compactions made %d", n, m.explicit)
+		}
+	}
+}
+
+// maintenance runs one of Paimon's maintenance procedures between
+// statements through CALL: a tag of a retained snapshot, an expiration
+// that keeps the last few snapshots (tags must keep theirs readable), or a
+// rollback to a retained snapshot at which a statement returned (the model
+// goes back to that snapshot's state; later snapshots and their tags are
+// gone; the mode's invariants held there). Tables with a
+// changelog producer only take tags: replaying their changelog
+// (checkChangelog) needs every snapshot. A snapshot inside a statement
+// (an APPEND before its compaction) is no target: a merge-on-write
+// table's level-0 files there would be compacted into the table by the
+// next write (as in Java), and the stall and copy-on-write promises hold
+// only when statements return.
+func (h *rhHistory) maintenance() {
+	h.t.Helper()
+	m := h.cfg.compaction
+	table := "default." + h.table
+	var cands []rhSnap // retained snapshots of known content
+	for _, s := range h.snaps {
+		if !s.skip {
+			cands = append(cands, s)
+		}
+	}
+	if len(cands) == 0 {
+		return
+	}
+	what := h.rnd.Intn(3)
+	if m.changelog {
+		what = 0
+	}
+	switch what {
+	case 0:
+		if h.tags == nil {
+			h.tags = map[string]rhSnap{}
+		}
+		s := cands[h.rnd.Intn(len(cands))]
+		tag := fmt.Sprintf("tag%d", len(h.log))
+		h.exec(fmt.Sprintf("CALL sys.create_tag(`table` => '%s', tag => '%s', snapshot => %d)", table, tag, s.id))
+		h.tags[tag] = s
+	case 1:
+		// max_deletes: Java's snapshot.expire.limit (10) would stop early.
+		keep := 1 + h.rnd.Intn(4)
+		latest := h.latestSnapshot()
+		h.exec(fmt.Sprintf("CALL sys.expire_snapshots(`table` => '%s', retain_max => %d, retain_min => %d, max_deletes => 1000)", table, keep, keep))
+		earliest := h.earliestSnapshot()
+		// A background compaction may commit after it: count those before.
+		n := 0
+		for _, s := range h.snapshotsAfter(earliest - 1) {
+			if s.id <= latest {
+				n++
+			}
+		}
+		if n > keep {
+			h.fatalf("expire_snapshots(retain_max => %d) left %d of the snapshots up to %d", keep, n, latest)
+		}
+		h.snaps = slices.DeleteFunc(h.snaps, func(s rhSnap) bool { return s.id < earliest })
+		h.check(h.committed, "after expire_snapshots")
+		h.checkTags()
+	case 2:
+		var targets []rhSnap
+		for _, s := range cands {
+			if s.settled {
+				targets = append(targets, s)
+			}
+		}
+		if len(targets) == 0 {
+			return
+		}
+		s := targets[h.rnd.Intn(len(targets))]
+		h.exec(fmt.Sprintf("CALL sys.rollback_to(`table` => '%s', snapshot_id => %d)", table, s.id))
+		if s.model == nil {
+			h.committed = newRHModel(h.cfg)
+		} else {
+			h.committed = s.model.clone()
+		}
+		h.snaps = slices.DeleteFunc(h.snaps, func(x rhSnap) bool { return x.id > s.id })
+		for tag, ts := range h.tags {
+			if ts.id > s.id {
+				delete(h.tags, tag)
+			}
+		}
+		if m.writeOnly {
+			m.explicit = count(snapshotKinds(h.t, h.conn, h.table), "COMPACT")
+		}
+		h.check(h.committed, fmt.Sprintf("after rollback_to snapshot %d", s.id))
+		h.recordSnapshot() // automatic compactions after the rollback
+		h.checkInvariants()
+	}
+	if m.writeOnly {
+		// Expiration and rollback drop COMPACT snapshots too; from here
+		// on no COMPACT snapshot may appear but the explicit ones.
+		m.explicit = count(snapshotKinds(h.t, h.conn, h.table), "COMPACT")
+	}
+}
+
+// earliestSnapshot is the table's first retained snapshot.
+func (h *rhHistory) earliestSnapshot() int64 {
+	h.t.Helper()
+	rows := queryStrings(h.t, h.conn, fmt.Sprintf("SELECT MIN(snapshot_id) FROM `%s$snapshots`", h.table))
+	id, err := strconv.ParseInt(rows[0][0], 10, 64)
+	if err != nil {
+		h.fatalf("earliest snapshot %q: %v", rows[0][0], err)
+	}
+	return id
+}
+
+// checkTags reads every tag AS OF its name: the state of its snapshot,
+// also after the snapshot expired.
+func (h *rhHistory) checkTags() {
+	h.t.Helper()
+	for tag, s := range h.tags {
+		h.stats.asOf++
+		if got := h.selectAll(h.conn, " AS OF '"+tag+"'"); !slices.Equal(got, s.rows) {
+			h.fatalf("AS OF '%s' (snapshot %d) differs from the model's state at that commit\n got %q\nwant %q", tag, s.id, got, s.rows)
 		}
 	}
 }

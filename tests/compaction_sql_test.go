@@ -390,3 +390,126 @@ func TestCompactionAppendTables(t *testing.T) {
 		}
 	}
 }
+
+// TestCompactionDesignStatement is issue 11's own flow through the MySQL
+// protocol: the design document's orders statement verbatim (deduplicate,
+// changelog-producer = lookup, automatic compaction on), then INSERT,
+// UPDATE, DELETE and MERGE, CALL paimon.sys.compact, $audit_log over each
+// statement's snapshots (the lookup producer's +I/-U/+U/-D, as Java's
+// LookupChangelogMergeFunctionWrapper emits them) and AS OF every
+// statement's last snapshot.
+func TestCompactionDesignStatement(t *testing.T) {
+	wh := t.TempDir()
+	ws := startWriteServer(t, wh)
+	db := ws.open(t, "")
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeConn(conn)
+	mustExec(t, conn, "CREATE DATABASE shop", "USE shop",
+		`CREATE TABLE orders (order_id BIGINT, user_id BIGINT, status STRING, updated_at TIMESTAMP(3),
+  PRIMARY KEY (order_id) NOT ENFORCED) WITH ('changelog-producer' = 'lookup', 'merge-engine' = 'deduplicate')`,
+		"CREATE TABLE updates (order_id BIGINT, status STRING, PRIMARY KEY (order_id) NOT ENFORCED)",
+		"INSERT INTO updates VALUES (2, 'shipped'), (4, 'new')")
+	sel := "SELECT order_id, user_id, status FROM orders ORDER BY order_id"
+	latest := func() int64 {
+		t.Helper()
+		r := queryStrings(t, conn, "SELECT COALESCE(MAX(snapshot_id), 0) FROM `orders$snapshots`")
+		n, err := strconv.ParseInt(r[0][0], 10, 64)
+		if err != nil {
+			t.Fatalf("latest snapshot %q: %v", r, err)
+		}
+		return n
+	}
+	changes := func(from, to int64) string {
+		t.Helper()
+		rows := strings.Split(sqlLines(t, conn, fmt.Sprintf(
+			"SELECT rowkind, order_id, user_id, status FROM `orders$audit_log` FOR VERSION BETWEEN %d AND %d", from, to)), "\n")
+		slices.Sort(rows)
+		return strings.Join(rows, " ")
+	}
+	steps := []struct {
+		stmt, rows, changes string // rows after it; its changelog, sorted
+	}{
+		{"INSERT INTO orders VALUES (1, 7, 'new', NOW())", "1|7|new", "+I|1|7|new"},
+		{"INSERT INTO orders VALUES (2, 8, 'new', NOW()), (3, 9, 'new', NOW())",
+			"1|7|new\n2|8|new\n3|9|new", "+I|2|8|new +I|3|9|new"},
+		{"UPDATE orders SET status = 'paid' WHERE order_id = 1",
+			"1|7|paid\n2|8|new\n3|9|new", "+U|1|7|paid -U|1|7|new"},
+		{"DELETE FROM orders WHERE order_id = 3", "1|7|paid\n2|8|new", "-D|3|9|new"},
+		{"MERGE INTO orders t USING updates s ON t.order_id = s.order_id WHEN MATCHED THEN UPDATE SET status = s.status " +
+			"WHEN NOT MATCHED THEN INSERT VALUES (s.order_id, 10, s.status, NOW())",
+			"1|7|paid\n2|8|shipped\n4|10|new", "+I|4|10|new +U|2|8|shipped -U|2|8|new"},
+	}
+	prev := latest()
+	var after []int64 // each statement's last snapshot
+	for _, s := range steps {
+		mustExec(t, conn, s.stmt)
+		if got := sqlLines(t, conn, sel); got != s.rows {
+			t.Fatalf("after %s:\n%s\nwant\n%s", s.stmt, got, s.rows)
+		}
+		// The lookup producer's changelog is complete when the statement
+		// returns: its level-0 files were compacted up before the OK.
+		if n := sqlLines(t, conn, "SELECT COUNT(*) FROM `orders$files` WHERE level = 0"); n != "0" {
+			t.Fatalf("after %s: %s level-0 files remain", s.stmt, n)
+		}
+		cur := latest()
+		if got := changes(prev, cur); got != s.changes {
+			t.Errorf("$audit_log FOR VERSION BETWEEN %d AND %d (%s):\n got %s\nwant %s", prev, cur, s.stmt, got, s.changes)
+		}
+		after = append(after, cur)
+		prev = cur
+	}
+	before := tableShape(t, conn, "orders", "")
+	res := queryStrings(t, conn, "CALL paimon.sys.compact(table => 'orders')")
+	if len(res) != 1 || res[0][0] != "1" {
+		t.Fatalf("CALL paimon.sys.compact: %v", res)
+	}
+	final := steps[len(steps)-1].rows
+	if got := sqlLines(t, conn, sel); got != final {
+		t.Fatalf("after CALL sys.compact:\n%s\nwant\n%s", got, final)
+	}
+	// Every bucket is one run on the max level after it; it commits a
+	// COMPACT snapshot unless the lookup compactions already left them so
+	// (as Java's full compaction, which skips a bucket of one file on the
+	// max level).
+	done := true
+	for _, b := range before {
+		done = done && len(b.levels) == 1 && b.levels[0] == 5
+	}
+	if (res[0][1] == "NULL") != done {
+		t.Errorf("CALL sys.compact answered snapshot %s with the buckets %v before it", res[0][1], before)
+	}
+	for _, b := range tableShape(t, conn, "orders", "") {
+		if len(b.levels) != 1 || b.levels[0] != 5 {
+			t.Errorf("bucket %d after the full compaction: levels %v, want one file on level 5", b.bucket, b.levels)
+		}
+	}
+	// A full compaction of levels above 0 changes nothing: no changelog.
+	if cur := latest(); res[0][1] != "NULL" {
+		if got := changes(prev, cur); got != "" {
+			t.Errorf("$audit_log of the compaction: %s, want nothing", got)
+		}
+	}
+	// The whole range: the union of the statements' changes.
+	var all []string
+	for _, s := range steps {
+		all = append(all, strings.Fields(s.changes)...)
+	}
+	slices.Sort(all)
+	if got := changes(0, latest()); got != strings.Join(all, " ") {
+		t.Errorf("$audit_log over every snapshot:\n got %s\nwant %s", got, strings.Join(all, " "))
+	}
+	for i, id := range after {
+		if got := sqlLines(t, conn, fmt.Sprintf("SELECT order_id, user_id, status FROM orders AS OF %d ORDER BY order_id", id)); got != steps[i].rows {
+			t.Errorf("AS OF %d (after %s):\n%s\nwant\n%s", id, steps[i].stmt, got, steps[i].rows)
+		}
+	}
+	// $audit_log AS OF the latest snapshot: the table's rows with the kind
+	// of their last change (+U for the updated ones, as Java keeps it).
+	if got := sqlLines(t, conn, fmt.Sprintf("SELECT rowkind, order_id FROM `orders$audit_log` AS OF %d ORDER BY order_id", latest())); got != "+U|1\n+U|2\n+I|4" {
+		t.Errorf("$audit_log AS OF the latest snapshot:\n%s", got)
+	}
+}

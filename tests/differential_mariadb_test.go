@@ -185,14 +185,6 @@ func knownDifference(q string, l, m diffResult) string {
 		return x == y || y == "-" && x == "0" || strings.HasPrefix(y, "-0") && strings.TrimLeft(strings.TrimPrefix(y, "-"), "0.") == "" && x == y[1:]
 	}):
 		return "sign of a zero DECIMAL remainder (MariaDB)"
-	// A lakesql difference, not MySQL's: MySQL 8 and MariaDB give a DOUBLE
-	// computed from ROUND/TRUNCATE(x, n) (and DOUBLE arithmetic over it) n
-	// fixed decimals and print it with them ("5425.00", "6.6" for
-	// 6.600000146719125); lakesql prints DOUBLE results in the shortest
-	// form. The values agree to those decimals. (GMS's DOUBLE type carries
-	// no decimals; see the README.)
-	case l.err == "" && m.err == "" && (strings.Contains(q, "ROUND(") || strings.Contains(q, "TRUNCATE(")) && diffEqualRounded(l, m):
-		return "DOUBLE shown with its fixed decimals (lakesql: shortest form)"
 	}
 	return ""
 }

@@ -65,12 +65,21 @@ type javaFile struct {
 	RowCount   int64  `json:"rowCount"`
 }
 
+// requireHarness returns the Java harness jar and the java command,
+// skipping (failing under LAKESQL_REQUIRE_TOOLS=1) when either is missing;
+// tests that do work before their first runHarness call it first, so a
+// missing harness skips at once.
+func requireHarness(t *testing.T) (jar, java string) {
+	t.Helper()
+	jar = testutil.Built(t, harnessJar, "`mvn -q -B -DskipTests package` in tests/interop/java (.ci/run does it)")
+	return jar, testutil.Command(t, "java")
+}
+
 // runHarness runs one JVM over the script lines and returns its output
 // lines; a command that failed fails the test with Java's message.
 func runHarness(t *testing.T, script []string) []javaRead {
 	t.Helper()
-	jar := testutil.Built(t, harnessJar, "`mvn -q -B -DskipTests package` in tests/interop/java (.ci/run does it)")
-	java := testutil.Command(t, "java")
+	jar, java := requireHarness(t)
 	cmd := exec.Command(java, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-jar", jar, "script", "-")
 	cmd.Stdin = strings.NewReader(strings.Join(script, "\n") + "\n")
 	var stdout, stderr bytes.Buffer

@@ -260,6 +260,7 @@ func createLakesqlTable(t *testing.T, conn *sql.Conn, db string, i int) *sqlWrit
 // lookup and full-compaction producers, the delta otherwise) must equal
 // lakesql's `t$audit_log` FOR VERSION BETWEEN.
 func TestInteropLakesqlWritesJavaReads(t *testing.T) {
+	requireHarness(t)
 	wh := t.TempDir()
 	ws := startWriteServer(t, wh)
 	db := ws.open(t, "")

@@ -386,6 +386,12 @@ func TestServerCatalogTruth(t *testing.T) {
 	if len(keys) != 1 || keys[0][2] != "PRIMARY" || keys[0][4] != "id" || keys[0][5] != "A" {
 		t.Errorf("SHOW KEYS FROM ct = %q, want PRIMARY id with Collation A", keys)
 	}
+	// MySQL 8 answers a PRIMARY KEY without COMMENT with empty Comment and
+	// Index_comment (columns 12 and 13), as information_schema.STATISTICS does.
+	if len(keys) == 1 && (len(keys[0]) != 15 || keys[0][9] != "" || keys[0][10] != "BTREE" || keys[0][11] != "" || keys[0][12] != "" || keys[0][13] != "YES") {
+		t.Errorf("SHOW KEYS FROM ct = %q, want Null '', Index_type BTREE, Comment '', Index_comment '', Visible YES", keys)
+	}
+	check("SELECT index_name, index_comment, comment FROM information_schema.statistics WHERE table_schema = 'ddl' AND table_name = 'ct'", "PRIMARY,,")
 	check("SET character_set_results = NULL", "")
 	check("SELECT @@character_set_results IS NULL, @@session.character_set_results IS NULL", "1,1")
 	check("SET character_set_results = utf8mb4", "")

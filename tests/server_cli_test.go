@@ -32,18 +32,39 @@ func mysqlCLI(t *testing.T, query string) [][]string {
 
 func mysqlCLIRaw(t *testing.T, query string) (string, error) {
 	t.Helper()
+	return mysqlCLIRawAt(t, serverAddr(t), fxDB, query)
+}
+
+// mysqlCLIAt is mysqlCLI against the server at addr, database db.
+func mysqlCLIAt(t *testing.T, addr, db, query string) [][]string {
+	t.Helper()
+	out, err := mysqlCLIRawAt(t, addr, db, query)
+	if err != nil {
+		t.Fatalf("mysql -e %q: %v\n%s", query, err, out)
+	}
+	var rows [][]string
+	for _, line := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+		if line != "" {
+			rows = append(rows, strings.Split(line, "\t"))
+		}
+	}
+	return rows
+}
+
+func mysqlCLIRawAt(t *testing.T, addr, db, query string) (string, error) {
+	t.Helper()
 	bin, err := exec.LookPath("mysql")
 	if err != nil {
 		t.Fatalf("the mysql command-line client is not installed (.ci/run installs mariadb-client): %v", err)
 	}
-	host, port, err := net.SplitHostPort(serverAddr(t))
+	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "--protocol=TCP", "-h", host, "-P", port, "-u", "root", "--skip-ssl",
-		"-D", fxDB, "-B", "-N", "-e", query)
+		"-D", db, "-B", "-N", "-e", query)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err = cmd.Run()

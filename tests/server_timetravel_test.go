@@ -226,6 +226,9 @@ func TestServerTimeTravelErrors(t *testing.T) {
 		{"SELECT * FROM " + ttTable + " AS OF '99'", "99"},
 		{"SELECT * FROM " + ttTable + " AS OF 'no_such_tag'", "no_such_tag"},
 		{"SELECT * FROM `" + ttTable + "$branch_no_such_branch`", "no_such_branch"},
+		{"SELECT * FROM `" + ttTable + "$branch_no_such_branch` AS OF 1", "no_such_branch"},
+		{"SELECT * FROM `" + ttTable + "$branch_no_such_branch$snapshots`", "no_such_branch"},
+		{"SELECT * FROM `" + ttTable + "$branch_no_such_branch$audit_log` FOR VERSION BETWEEN 1 AND 2", "no_such_branch"},
 	} {
 		_, rows, err := queryRows(ctx, conn, c.q)
 		if err == nil {
@@ -234,6 +237,8 @@ func TestServerTimeTravelErrors(t *testing.T) {
 			t.Errorf("%s: error %q is not a MySQL error naming %q", c.q, err, c.names)
 		} else if !strings.Contains(c.q, "$branch") && mysqlErrNo(err) != 1210 {
 			t.Errorf("%s: error %d, want 1210 (ER_WRONG_ARGUMENTS: no such snapshot or tag)", c.q, mysqlErrNo(err))
+		} else if strings.Contains(c.q, "$branch") && mysqlErrNo(err) != 1146 {
+			t.Errorf("%s: error %d, want 1146 (ER_NO_SUCH_TABLE: no such branch)", c.q, mysqlErrNo(err))
 		} else {
 			t.Logf("%s: %v", c.q, err)
 		}

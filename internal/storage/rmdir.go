@@ -15,19 +15,23 @@ import (
 type EmptyDirRemover interface {
 	// RemoveEmptyDirs removes dir and every folder below it that holds no
 	// file, deepest first; folders that hold files stay. A missing dir is
-	// not an error.
+	// not an error. An empty dir is the storage's own root (a dropped
+	// table's folder, through the table's storage).
 	RemoveEmptyDirs(ctx context.Context, dir string) error
 }
 
 var _ EmptyDirRemover = (*localStorage)(nil)
 
 func (s *localStorage) RemoveEmptyDirs(ctx context.Context, dir string) error {
-	root, err := s.osPath("remove empty folders", dir)
-	if err != nil {
-		return err
+	root := s.root
+	if dir != "" {
+		var err error
+		if root, err = s.osPath("remove empty folders", dir); err != nil {
+			return err
+		}
 	}
 	var dirs []string
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil

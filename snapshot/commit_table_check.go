@@ -1,0 +1,69 @@
+package snapshot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/lakesql/lakesql/internal/schema"
+	"github.com/lakesql/lakesql/internal/storage"
+)
+
+// A commit and a DROP TABLE of the same table race safely, in one process
+// or several: the drop deletes schema/ first and then lists and deletes
+// everything else (Catalog.DropTable); a commit checks, before it writes
+// its metadata and again after it published the snapshot and its hints,
+// that the schema it wrote with is still there (checkTable). When the
+// check after publishing finds the schema, the schema was deleted after
+// everything the commit wrote, so the drop's listing saw and deleted it;
+// when it does not, the commit deletes its snapshot and metadata files
+// itself (unpublish) and fails with ErrTableDropped, and its caller
+// removes the data files. A table dropped and created again has a new
+// schema-0 (another timeMillis): a commit written for the old one fails
+// the same way instead of publishing into the new table.
+
+// checkTable fails with ErrTableDropped when schema id of the branch is
+// gone, or (CommitOptions.SchemaTimeMillis set) is another table's. It
+// reads the schema file afresh: the schema manager's cache would hide a
+// drop.
+func (c *Committer) checkTable(ctx context.Context, id schema.SchemaID) error {
+	p := c.schemas.Path(id)
+	data, err := c.st.ReadAll(ctx, p)
+	if errors.Is(err, storage.ErrNotExist) {
+		return fmt.Errorf("%w (schema %d is gone)", ErrTableDropped, id)
+	}
+	if err != nil {
+		return fmt.Errorf("snapshot: commit: check the table: %w", err)
+	}
+	if c.opts.SchemaTimeMillis == 0 {
+		return nil
+	}
+	ts, err := schema.DecodeTableSchema(data)
+	if err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrCorrupt, p, err)
+	}
+	if ts.TimeMillis != c.opts.SchemaTimeMillis {
+		return fmt.Errorf("%w (schema %d is another table's: the table was created again)", ErrTableDropped, id)
+	}
+	return nil
+}
+
+// unpublish takes back a published snapshot of a table dropped meanwhile:
+// the snapshot file, the LATEST hint when it names the snapshot, and the
+// metadata files the attempt wrote. Best effort: what stays is
+// unreferenced.
+func (p *commitPlan) unpublish(ctx context.Context, s *Snapshot) {
+	ctx = context.WithoutCancel(ctx)
+	c := p.c
+	_ = c.st.Delete(ctx, c.snaps.Path(s.ID))
+	for _, h := range []string{LatestHint, EarliestHint} {
+		hp := HintPath(c.opts.Branch, h)
+		if data, err := c.st.ReadAll(ctx, hp); err == nil && string(data) == s.ID.String() {
+			_ = c.st.Delete(ctx, hp)
+		}
+	}
+	if p.published != nil {
+		p.published.cleanup(ctx)
+		p.published = nil
+	}
+}

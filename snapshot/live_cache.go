@@ -1,0 +1,150 @@
+package snapshot
+
+import (
+	"context"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/lakesql/lakesql/internal/metrics"
+	"github.com/lakesql/lakesql/internal/storage"
+	"github.com/lakesql/lakesql/snapshot/manifest"
+)
+
+// The live files of a snapshot (its base and delta manifests merged) depend
+// only on its two manifest lists, which are immutable: they are merged once
+// and cached process-wide, so planning a statement against a snapshot
+// already planned costs a filter over its live files instead of a merge of
+// every manifest entry (repeated point lookups, lookup joins, and tables
+// with thousands of commits, whose base list is shared by the snapshots
+// that follow until the next full merge).
+//
+// A scan through the cache gives the entries the uncached scan gives:
+// manifest pruning (KeepManifest) is applied to the manifest each live
+// entry came from, and KeepEntry to the live entries. The two agree
+// because an ADD and the DELETE that cancels it carry the same partition,
+// bucket and level, so a filter on those drops both or neither.
+
+// liveSet is one snapshot's merged live ADD entries.
+type liveSet struct {
+	metas     []manifest.ManifestFileMeta // base then delta
+	entries   []manifest.ManifestEntry
+	from      []int32 // index in metas of each entry's manifest
+	unmatched int     // DELETE entries that matched no ADD
+}
+
+// liveCache holds recent live sets, bounded by their total entries.
+type liveCache struct {
+	mu         sync.Mutex
+	sets       map[string]*liveSet
+	order      []string
+	entries    int
+	maxEntries int
+}
+
+// maxLiveEntries bounds the live-set cache (a data-file entry is ~1 KiB).
+const maxLiveEntries = 1 << 18
+
+var lives = &liveCache{sets: map[string]*liveSet{}, maxEntries: maxLiveEntries}
+
+func (c *liveCache) get(key string) *liveSet {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sets[key]
+}
+
+func (c *liveCache) put(key string, ls *liveSet) {
+	n := len(ls.entries) + len(ls.metas) + 1
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.sets[key]; ok || n > c.maxEntries/4 {
+		return
+	}
+	c.sets[key] = ls
+	c.order = append(c.order, key)
+	c.entries += n
+	for c.entries > c.maxEntries && len(c.order) > 0 {
+		old := c.order[0]
+		c.order = c.order[1:]
+		o := c.sets[old]
+		c.entries -= len(o.entries) + len(o.metas) + 1
+		delete(c.sets, old)
+	}
+}
+
+// cachedLiveSet returns snap's live set, merging it on a miss.
+func cachedLiveSet(ctx context.Context, st storage.Storage, snap *Snapshot) (*liveSet, error) {
+	key := st.URL() + "|" + snap.BaseManifestList + "|" + snap.DeltaManifestList
+	if ls := lives.get(key); ls != nil {
+		metrics.ManifestCacheHits.Inc()
+		return ls, nil
+	}
+	ls := &liveSet{}
+	for _, list := range []string{snap.BaseManifestList, snap.DeltaManifestList} {
+		ms, err := CachedManifestList(ctx, st, list)
+		if err != nil {
+			return nil, err
+		}
+		ls.metas = append(ls.metas, ms...)
+	}
+	read := make([][]manifest.ManifestEntry, len(ls.metas))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(manifestScanParallelism)
+	for i := range ls.metas {
+		name := ls.metas[i].FileName
+		g.Go(func() error {
+			es, err := CachedManifest(gctx, st, name)
+			read[i] = es
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	m := manifest.NewEntryMerger()
+	from := map[manifest.FileIdentifier]int32{}
+	for mi, es := range read {
+		for i := range es {
+			if err := m.Add(es[i]); err != nil {
+				return nil, err
+			}
+			if es[i].Kind == manifest.FileKindAdd {
+				from[es[i].Identifier()] = int32(mi)
+			}
+		}
+	}
+	ls.entries = m.LiveFiles()
+	ls.unmatched = m.Len() - len(ls.entries)
+	ls.from = make([]int32, len(ls.entries))
+	for i := range ls.entries {
+		ls.from[i] = from[ls.entries[i].Identifier()]
+	}
+	lives.put(key, ls)
+	return ls, nil
+}
+
+// scan filters the live set as Scan filters a snapshot's manifests.
+func (ls *liveSet) scan(opts ScanOptions) ([]manifest.ManifestEntry, ScanStats) {
+	stats := ScanStats{ManifestsTotal: len(ls.metas), UnmatchedDeletes: ls.unmatched}
+	var keepMeta []bool
+	if opts.KeepManifest != nil {
+		keepMeta = make([]bool, len(ls.metas))
+		for i := range ls.metas {
+			keepMeta[i] = opts.KeepManifest(&ls.metas[i])
+			if !keepMeta[i] {
+				stats.ManifestsPruned++
+			}
+		}
+	}
+	out := make([]manifest.ManifestEntry, 0, len(ls.entries))
+	for i := range ls.entries {
+		if keepMeta != nil && !keepMeta[ls.from[i]] {
+			continue
+		}
+		if opts.KeepEntry != nil && !opts.KeepEntry(&ls.entries[i]) {
+			continue
+		}
+		out = append(out, ls.entries[i])
+	}
+	return out, stats
+}

@@ -1,0 +1,109 @@
+package sqlengine
+
+import (
+	"context"
+	"errors"
+	"net"
+	"syscall"
+	"time"
+
+	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/netutil"
+)
+
+// A client that disconnects while its statement runs stops the statement:
+// the statement's context is canceled (scans, joins, sorts and aggregates
+// stop at their next check of it; the statement fails with 1317, which
+// nobody reads). MySQL notices the same way, when the statement next
+// checks its connection. GMS's own checker (Handler.pollForClosedConnection)
+// only runs for statements that stream rows and only on a bare
+// *net.TCPConn, which the server's connections are not (flushConn).
+//
+// A statement that runs longer than disconnectGrace gets a watcher that
+// peeks at its socket every disconnectPoll without consuming anything: end
+// of stream, a reset, or a pending COM_QUIT means the client is gone.
+
+const (
+	disconnectGrace = 100 * time.Millisecond
+	disconnectPoll  = 100 * time.Millisecond
+)
+
+// errClientGone is the cause of a statement canceled by its client's
+// disconnect.
+var errClientGone = errors.New("sqlengine: the client closed the connection")
+
+// watchDisconnect cancels the statement (cancel) when c's client
+// disconnects before stop is called.
+func watchDisconnect(c *mysql.Conn, cancel context.CancelCauseFunc) (stop func()) {
+	sc := rawConn(c.Conn)
+	if sc == nil {
+		return func() {}
+	}
+	rc, err := sc.SyscallConn()
+	if err != nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	t := time.AfterFunc(disconnectGrace, func() {
+		tick := time.NewTicker(disconnectPoll)
+		defer tick.Stop()
+		for {
+			if clientGone(rc) {
+				cancel(errClientGone)
+				return
+			}
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	})
+	return func() {
+		t.Stop()
+		close(done)
+	}
+}
+
+// rawConn finds the socket below the server's connection wrappers.
+func rawConn(c net.Conn) syscall.Conn {
+	for range 8 {
+		switch x := c.(type) {
+		case *flushConn:
+			c = x.Conn
+		case netutil.ConnWithTimeouts:
+			c = x.Conn
+		case *netutil.ConnWithTimeouts:
+			c = x.Conn
+		case interface{ NetConn() net.Conn }: // TLS
+			c = x.NetConn()
+		case syscall.Conn:
+			return x
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// comQuit is a client's COM_QUIT packet (length 1, sequence 0, 0x01).
+var comQuit = [5]byte{1, 0, 0, 0, 1}
+
+// clientGone peeks at the socket without blocking or consuming.
+func clientGone(rc syscall.RawConn) bool {
+	var gone bool
+	_ = rc.Control(func(fd uintptr) {
+		var buf [8]byte
+		n, _, err := syscall.Recvfrom(int(fd), buf[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
+		switch {
+		case err == nil && n == 0: // end of stream
+			gone = true
+		case err == nil:
+			gone = n == len(comQuit) && [5]byte(buf[:5]) == comQuit
+		case errors.Is(err, syscall.EAGAIN), errors.Is(err, syscall.EINTR):
+		default: // reset, or not a socket any more
+			gone = !errors.Is(err, syscall.ENOTSOCK)
+		}
+	})
+	return gone
+}
