@@ -168,7 +168,11 @@ func TestKillServeDuringIngest(t *testing.T) {
 			op.kind, op.a = "MERGE INTO", keys(3)
 			var sel []string
 			for _, k := range op.a {
-				sel = append(sel, fmt.Sprintf("SELECT %d AS k, %d AS v", k, k))
+				// CAST: a MERGE whose UNION ALL source starts with a
+				// literal that fits a TINYINT (127) drops the source rows
+				// that do not (128, 129), a MERGE typing bug the kill test
+				// is not about.
+				sel = append(sel, fmt.Sprintf("SELECT CAST(%d AS SIGNED) AS k, CAST(%d AS SIGNED) AS v", k, k))
 			}
 			stmts = []string{"MERGE INTO ka USING (" + strings.Join(sel, " UNION ALL ") + ") s ON ka.k = s.k " +
 				"WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT VALUES (s.k, s.v)"}
