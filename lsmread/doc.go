@@ -35,7 +35,8 @@
 // workers (the parallel split executor); LookupKey is the point lookup of
 // one primary key (pruned to the key's partition and files); ReadPending
 // streams a table merged with a transaction's pending records
-// (read-your-writes); StatsEvolution maps files' value statistics onto a
+// (read-your-writes), its committed read pruned by the filter's conjuncts on
+// key fields only; StatsEvolution maps files' value statistics onto a
 // read schema for pruning and the $files system table.
 //
 // Concurrency:

@@ -4,17 +4,21 @@ import (
 	"context"
 	"errors"
 	"io"
+	"slices"
 
 	"github.com/lakesql/lakesql/internal/kv"
 )
 
 // ReadPending reads the table as a transaction sees it: the rows of spec's
 // snapshot merged with the transaction's pending records (read-your-writes).
-// The committed rows are planned without spec's filter and projection (a
-// pending record can change whether a committed row matches), merged key by
-// key with the pending records through the table's merge function, then
-// filtered by spec.Filter (only True passes) and projected to
-// spec.Projection. Keys that only the pending records hold follow the
+// The committed rows are planned without spec's projection and with only
+// the conjuncts of spec's filter that read key fields alone (keyFilter: a
+// pending record can change whether a committed row matches, but not its
+// key), merged key by key with the pending records through the table's
+// merge function, then filtered by spec.Filter (only True passes) and
+// projected to spec.Projection. So an UPDATE … WHERE key = k in a
+// transaction with pending writes reads the key's bucket and files, not the
+// whole table. Keys that only the pending records hold follow the
 // committed rows, in the order the transaction first wrote them; for
 // append tables the pending rows follow the committed ones.
 //
@@ -24,7 +28,7 @@ import (
 // snapshot read).
 func (t *Table) ReadPending(ctx context.Context, spec ScanSpec, pending *kv.PendingWrites) (RowIterator, *Plan, error) {
 	full := spec
-	full.Filter, full.Projection = nil, nil
+	full.Filter, full.Projection = keyFilter(spec.Filter, pending.KeyIndexes()), nil
 	p, err := t.Plan(ctx, full)
 	if err != nil {
 		return nil, nil, err
@@ -204,4 +208,44 @@ func (it *pendingIterator) Close() error {
 		return err
 	}
 	return nil
+}
+
+// keyFilter returns the conjuncts of p that refer to key fields only (nil
+// when there are none). Merging a committed row with pending records keeps
+// its key, so a row whose key fails such a conjunct fails p after the merge
+// too: the committed read may leave it out. For append tables every field
+// is a key field (kv.KeyIndexes) and p is kept whole: a pending delete of a
+// row p leaves out removes nothing p would pass.
+func keyFilter(p Predicate, keyIdx []int) Predicate {
+	if p == nil {
+		return nil
+	}
+	onKeys := func(c Predicate) bool {
+		for f := range Fields(c) {
+			if !slices.Contains(keyIdx, f) {
+				return false
+			}
+		}
+		return true
+	}
+	and, ok := p.(And)
+	if !ok {
+		if onKeys(p) {
+			return p
+		}
+		return nil
+	}
+	var out And
+	for _, c := range and {
+		if onKeys(c) {
+			out = append(out, c)
+		}
+	}
+	switch len(out) {
+	case 0:
+		return nil
+	case 1:
+		return out[0]
+	}
+	return out
 }

@@ -183,3 +183,64 @@ func maps(m map[int32]int32) map[int32]int32 {
 	}
 	return out
 }
+
+// TestReadPendingKeyFilter: with pending writes, a filter on the key plans
+// the committed read with that filter (one bucket for k = x instead of
+// both), and the rows still equal the model's for key, mixed and non-key
+// filters.
+func TestReadPendingKeyFilter(t *testing.T) {
+	ctx := context.Background()
+	for seed := range uint64(8) {
+		rng := rand.New(rand.NewPCG(seed, 5))
+		committed := map[int32]int32{}
+		for k := range int32(40) {
+			committed[k] = rng.Int32N(100)
+		}
+		tbl, ts := pendingTable(t, ctx, true, committed)
+		model := maps(committed)
+		p := kv.NewPendingWrites(ts)
+		for range 1 + rng.IntN(40) {
+			k := rng.Int32N(50)
+			if rng.IntN(4) == 0 {
+				p.Add(kv.Delete, []any{k, nil}, true)
+				delete(model, k)
+			} else {
+				v := rng.Int32N(100)
+				p.Add(kv.Insert, []any{k, v}, false)
+				model[k] = v
+			}
+		}
+		p.StatementDone()
+		leaf := func(f int, op lsmread.Op, v int32) lsmread.Leaf {
+			return lsmread.Leaf{Field: f, Name: ts.Fields[f].Name, Type: ts.Fields[f].Type, Op: op, Literals: []any{v}}
+		}
+		x := rng.Int32N(50)
+		for _, c := range []struct {
+			name   string
+			filter lsmread.Predicate
+			match  func(k, v int32) bool
+		}{
+			{"k = x", leaf(0, lsmread.OpEq, x), func(k, v int32) bool { return k == x }},
+			{"k >= x AND v >= 50", lsmread.And{leaf(0, lsmread.OpGtEq, x), leaf(1, lsmread.OpGtEq, 50)}, func(k, v int32) bool { return k >= x && v >= 50 }},
+			{"k = x OR v < 10", lsmread.Or{leaf(0, lsmread.OpEq, x), leaf(1, lsmread.OpLt, 10)}, func(k, v int32) bool { return k == x || v < 10 }},
+		} {
+			var want []string
+			for k, v := range model {
+				if c.match(k, v) {
+					want = append(want, fmt.Sprint([]any{k, v}))
+				}
+			}
+			slices.Sort(want)
+			it, plan, err := tbl.ReadPending(ctx, lsmread.ScanSpec{Filter: c.filter}, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := drain(t, it); !slices.Equal(got, want) {
+				t.Errorf("seed %d: %s (x = %d)\n got %v\nwant %v", seed, c.name, x, got, want)
+			}
+			if c.name == "k = x" && len(plan.Splits) != 1 {
+				t.Errorf("seed %d: k = %d read %d splits with pending writes, want the key's bucket only", seed, x, len(plan.Splits))
+			}
+		}
+	}
+}

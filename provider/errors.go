@@ -9,6 +9,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
 
+	"github.com/lakesql/lakesql/internal/kv"
 	"github.com/lakesql/lakesql/lsmread"
 	"github.com/lakesql/lakesql/lsmwrite"
 	"github.com/lakesql/lakesql/snapshot"
@@ -38,6 +39,9 @@ var errorCodes = []struct {
 	// (RENAME TABLE, AUTO_INCREMENT, DEFAULT values, a primary-key change,
 	// …): MySQL's ER_NOT_SUPPORTED_YET, with lakesql's message naming it.
 	{isErr(ErrUnsupportedDDL), mysql.ERNotSupportedYet, mysql.SSClientError, nil},
+	// Reading a table in the transaction that wrote more than
+	// write-buffer-size to it (the records spilled to a local file).
+	{isErr(kv.ErrSpilled), mysql.ERNotSupportedYet, mysql.SSClientError, nil},
 	{sql.ErrRenameTableNotSupported.Is, mysql.ERNotSupportedYet, mysql.SSClientError, func(error) string { return renameMessage }},
 	{sql.ErrTableAlreadyExists.Is, mysql.ERTableExists, "42S01", nil},
 	{sql.ErrTableNotFound.Is, mysql.ERNoSuchTable, mysql.SSUnknownTable, nil},

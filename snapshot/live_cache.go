@@ -24,9 +24,17 @@ import (
 // entry came from, and KeepEntry to the live entries. The two agree
 // because an ADD and the DELETE that cancels it carry the same partition,
 // bucket and level, so a filter on those drops both or neither.
+//
+// Base and delta reuse: a commit's base list is the previous snapshot's
+// base and delta manifests (until manifests are merged), so when the
+// table's latest cached live set has manifests that start the new
+// snapshot's, merging starts from its live files and adds only the new
+// manifests' entries — a commit's first plan costs its own manifests, not
+// the table's history.
 
 // liveSet is one snapshot's merged live ADD entries.
 type liveSet struct {
+	key       string                      // its cache key
 	metas     []manifest.ManifestFileMeta // base then delta
 	entries   []manifest.ManifestEntry
 	from      []int32 // index in metas of each entry's manifest
@@ -37,6 +45,8 @@ type liveSet struct {
 type liveCache struct {
 	mu         sync.Mutex
 	sets       map[string]*liveSet
+	latest     map[string]*liveSet // by storage URL: the last set merged
+	reused     int                 // merges that started from an earlier set
 	order      []string
 	entries    int
 	maxEntries int
@@ -45,7 +55,7 @@ type liveCache struct {
 // maxLiveEntries bounds the live-set cache (a data-file entry is ~1 KiB).
 const maxLiveEntries = 1 << 18
 
-var lives = &liveCache{sets: map[string]*liveSet{}, maxEntries: maxLiveEntries}
+var lives = &liveCache{sets: map[string]*liveSet{}, latest: map[string]*liveSet{}, maxEntries: maxLiveEntries}
 
 func (c *liveCache) get(key string) *liveSet {
 	c.mu.Lock()
@@ -53,7 +63,7 @@ func (c *liveCache) get(key string) *liveSet {
 	return c.sets[key]
 }
 
-func (c *liveCache) put(key string, ls *liveSet) {
+func (c *liveCache) put(url, key string, ls *liveSet) {
 	n := len(ls.entries) + len(ls.metas) + 1
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -61,6 +71,7 @@ func (c *liveCache) put(key string, ls *liveSet) {
 		return
 	}
 	c.sets[key] = ls
+	c.latest[url] = ls
 	c.order = append(c.order, key)
 	c.entries += n
 	for c.entries > c.maxEntries && len(c.order) > 0 {
@@ -70,6 +81,30 @@ func (c *liveCache) put(key string, ls *liveSet) {
 		c.entries -= len(o.entries) + len(o.metas) + 1
 		delete(c.sets, old)
 	}
+	for u, ls := range c.latest {
+		if c.sets[ls.key] != ls {
+			delete(c.latest, u) // evicted (or never cached): not kept alive here
+		}
+	}
+}
+
+// prefixOf returns the table's latest live set when its manifests start
+// metas and it has no unmatched DELETE (which a restart from its live
+// files would lose), else nil.
+func (c *liveCache) prefixOf(url string, metas []manifest.ManifestFileMeta) *liveSet {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ls := c.latest[url]
+	if ls == nil || ls.unmatched != 0 || len(ls.metas) > len(metas) {
+		return nil
+	}
+	for i := range ls.metas {
+		if ls.metas[i].FileName != metas[i].FileName {
+			return nil
+		}
+	}
+	c.reused++
+	return ls
 }
 
 // cachedLiveSet returns snap's live set, merging it on a miss.
@@ -79,7 +114,7 @@ func cachedLiveSet(ctx context.Context, st storage.Storage, snap *Snapshot) (*li
 		metrics.ManifestCacheHits.Inc()
 		return ls, nil
 	}
-	ls := &liveSet{}
+	ls := &liveSet{key: key}
 	for _, list := range []string{snap.BaseManifestList, snap.DeltaManifestList} {
 		ms, err := CachedManifestList(ctx, st, list)
 		if err != nil {
@@ -87,10 +122,22 @@ func cachedLiveSet(ctx context.Context, st storage.Storage, snap *Snapshot) (*li
 		}
 		ls.metas = append(ls.metas, ms...)
 	}
+	m := manifest.NewEntryMerger()
+	from := map[manifest.FileIdentifier]int32{}
+	first := 0 // the first manifest to merge
+	if prev := lives.prefixOf(st.URL(), ls.metas); prev != nil {
+		for i := range prev.entries {
+			if err := m.Add(prev.entries[i]); err != nil {
+				return nil, err
+			}
+			from[prev.entries[i].Identifier()] = prev.from[i]
+		}
+		first = len(prev.metas)
+	}
 	read := make([][]manifest.ManifestEntry, len(ls.metas))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(manifestScanParallelism)
-	for i := range ls.metas {
+	for i := first; i < len(ls.metas); i++ {
 		name := ls.metas[i].FileName
 		g.Go(func() error {
 			es, err := CachedManifest(gctx, st, name)
@@ -101,8 +148,6 @@ func cachedLiveSet(ctx context.Context, st storage.Storage, snap *Snapshot) (*li
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	m := manifest.NewEntryMerger()
-	from := map[manifest.FileIdentifier]int32{}
 	for mi, es := range read {
 		for i := range es {
 			if err := m.Add(es[i]); err != nil {
@@ -119,7 +164,7 @@ func cachedLiveSet(ctx context.Context, st storage.Storage, snap *Snapshot) (*li
 	for i := range ls.entries {
 		ls.from[i] = from[ls.entries[i].Identifier()]
 	}
-	lives.put(key, ls)
+	lives.put(st.URL(), key, ls)
 	return ls, nil
 }
 

@@ -15,7 +15,8 @@ import (
 // A whole-snapshot scan (through the cached live set) gives the entries and
 // statistics of the same scan naming the snapshot's lists (which merges the
 // manifests every time), with and without filters, for every snapshot of
-// every Java fixture table, twice (cold and cached).
+// every Java fixture table, twice (cold and cached); snapshots in order,
+// so most are merged from the previous snapshot's live set.
 func TestCachedLiveSetEqualsMerge(t *testing.T) {
 	ctx := context.Background()
 	names := func(es []manifest.ManifestEntry) []string {
@@ -25,7 +26,7 @@ func TestCachedLiveSetEqualsMerge(t *testing.T) {
 		}
 		return out
 	}
-	compared := 0
+	compared, reused := 0, snapshot.LiveSetsReused()
 	for _, dir := range testutil.FixtureTables(t) {
 		tbl := snapshot.OpenTable(openDir(t, dir), "")
 		ids, err := tbl.Snapshots().List(ctx)
@@ -81,5 +82,8 @@ func TestCachedLiveSetEqualsMerge(t *testing.T) {
 	}
 	if compared < 100 {
 		t.Fatalf("compared only %d scans", compared)
+	}
+	if snapshot.LiveSetsReused()-reused < 20 {
+		t.Fatalf("only %d live sets were merged from an earlier one", snapshot.LiveSetsReused()-reused)
 	}
 }

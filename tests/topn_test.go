@@ -84,3 +84,34 @@ func centsText(c int64) string {
 	}
 	return fmt.Sprintf("%s%d.%02d", sign, c/100, c%100)
 }
+
+// TestOrderBySumAliasIsDecimal: ORDER BY the alias of a DECIMAL sum
+// compares decimals (MySQL), not DOUBLEs, which cannot tell these sums
+// apart; with and without LIMIT, vectorized and row by row.
+func TestOrderBySumAliasIsDecimal(t *testing.T) {
+	addr := startWarehouseServer(t, t.TempDir())
+	mustExec(t, openWarehouseDB(t, addr, "", ""), "CREATE DATABASE sumalias")
+	db := openWarehouseDB(t, addr, "sumalias", "")
+	mustExec(t, db, "CREATE TABLE t (id BIGINT, k INT, v DECIMAL(30,2), PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket' = '1')",
+		"INSERT INTO t VALUES (1, 1, 100000000000000000.01), (2, 2, 100000000000000000.02), (3, 3, 100000000000000000.00)")
+	for _, vec := range []int{1, 0} {
+		mustExec(t, db, fmt.Sprintf("SET lakesql_vectorized_aggregates = %d", vec))
+		for _, q := range []string{
+			"SELECT k, SUM(v) AS s FROM t GROUP BY k ORDER BY s DESC, k",
+			"SELECT k, SUM(v) AS s FROM t GROUP BY k ORDER BY s DESC, k LIMIT 3",
+			"SELECT k, SUM(v) AS s FROM t GROUP BY k ORDER BY s, k DESC",
+		} {
+			var got []string
+			for _, r := range queryStrings(t, db, q) {
+				got = append(got, r[0])
+			}
+			want := []string{"2", "1", "3"}
+			if strings.Contains(q, "ORDER BY s,") {
+				want = []string{"3", "1", "2"}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("vectorized %d: %s: keys %v, want %v", vec, q, got, want)
+			}
+		}
+	}
+}

@@ -60,6 +60,27 @@ func retypeAggregates(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 	if len(typed) == 0 {
 		return n, transform.SameTree, nil
 	}
+	// An alias of the aggregate (SUM(x) AS s … ORDER BY s) is typed DOUBLE
+	// too: its columns take the aggregate's type, so that ORDER BY s
+	// compares decimals, not their conversions to DOUBLE.
+	aliased := map[sql.ColumnId]*sumAvg{}
+	transform.InspectExpressions(n, func(e sql.Expression) bool {
+		a, ok := e.(*expression.Alias)
+		if !ok {
+			return true
+		}
+		switch c := a.Child.(type) {
+		case *sumAvg:
+			if s := typed[c.Id()]; s != nil {
+				aliased[a.Id()] = s
+			}
+		case *expression.GetField:
+			if s := typed[c.Id()]; s != nil && strings.EqualFold(c.Name(), plan.AliasSubqueryString(s)) {
+				aliased[a.Id()] = s
+			}
+		}
+		return true
+	})
 	return transform.NodeExprsWithOpaque(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 		return transform.Expr(e, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 			gf, ok := e.(*expression.GetField)
@@ -67,7 +88,13 @@ func retypeAggregates(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 				return e, transform.SameTree, nil
 			}
 			s, ok := typed[gf.Id()]
-			if !ok || !strings.EqualFold(gf.Name(), plan.AliasSubqueryString(s)) || types.TypesEqual(gf.Type(), s.Type()) {
+			if ok && !strings.EqualFold(gf.Name(), plan.AliasSubqueryString(s)) {
+				ok = false
+			}
+			if !ok {
+				s, ok = aliased[gf.Id()]
+			}
+			if !ok || types.TypesEqual(gf.Type(), s.Type()) {
 				return e, transform.SameTree, nil
 			}
 			ngf := expression.NewGetFieldWithTable(gf.Index(), int(gf.TableId()), s.Type(), gf.Database(), gf.Table(), gf.Name(), true)
@@ -108,6 +135,20 @@ func rewriteOne(e sql.Expression) (sql.Expression, transform.TreeIdentity, error
 		if lit, ok := x.RightChild.(*expression.Literal); ok && x.Escape == nil {
 			if s, ok := lit.Value().(string); ok && strings.Contains(s, `\`) {
 				return expression.NewLike(x.LeftChild, x.RightChild, expression.NewLiteral(`\`, types.LongText)), transform.NewTree, nil
+			}
+		}
+	case *scalar:
+		// ROUND picks DOUBLE or exact rounding when the planbuilder builds
+		// it, from GMS's type of its argument; an argument this rule
+		// retyped (x % 7 of a DOUBLE is DOUBLE, GMS said DECIMAL) picks again.
+		if x.name == "round" && len(x.args) > 0 {
+			c := classOf(x.args[0].Type())
+			if float := c == clsFloat || c == clsString; float == x.exact && (float || c == clsDec || c == clsInt) {
+				r, err := newRound(x.args...)
+				if err != nil {
+					return e, transform.SameTree, err
+				}
+				return r, transform.NewTree, nil
 			}
 		}
 	case *expression.Case:
