@@ -281,7 +281,7 @@ func (tx *Transaction) Commit(ctx context.Context) error {
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, lsmwrite.ErrInDoubt):
+	case errors.Is(err, lsmwrite.ErrInDoubt), errors.Is(err, lsmwrite.ErrOutcomeUnknown):
 		return fmt.Errorf("%w: %w", ErrCommitInDoubt, err)
 	case errors.Is(err, snapshot.ErrConflict):
 		return fmt.Errorf("%w: %w", ErrConflict, err)
@@ -289,11 +289,14 @@ func (tx *Transaction) Commit(ctx context.Context) error {
 	return err
 }
 
-// ErrCommitInDoubt is returned when a multi-table transaction's record
-// was written but not every table could commit yet: the transaction
-// completes later (any server rolls it forward), but the statement could
-// not wait for it (MySQL 1180, ER_ERROR_DURING_COMMIT).
-var ErrCommitInDoubt = errors.New("lakesql: the transaction will be completed by recovery, but not every table committed yet")
+// ErrCommitInDoubt is returned when a multi-table transaction's commit
+// failed half-way (MySQL 1180, ER_ERROR_DURING_COMMIT): its record was
+// written but not every table could commit yet (lsmwrite.ErrInDoubt: the
+// transaction completes later, any server rolls it forward), or the
+// record's write failed with an unknown outcome
+// (lsmwrite.ErrOutcomeUnknown: all tables or none). The wrapped error
+// says which.
+var ErrCommitInDoubt = errors.New("lakesql: the multi-table commit failed half-way")
 
 // Rollback drops everything buffered.
 func (tx *Transaction) Rollback() {
