@@ -132,11 +132,12 @@ func TestSQLConcurrentDisjointInserts(t *testing.T) {
 			t.Fatalf("row %d = %v, want [%d %d]", i, r, w*1000+j, j)
 		}
 	}
-	// Automatic compaction adds COMPACT snapshots; every statement one
-	// APPEND.
-	snaps := queryStrings(t, db, "SELECT COUNT(*) FROM `d$snapshots` WHERE commit_kind = 'APPEND'")[0][0]
-	if snaps != strconv.Itoa(2*n) {
-		t.Errorf("%s APPEND snapshots, want one per statement (%d)", snaps, 2*n)
+	// Automatic compaction adds COMPACT snapshots; group commit may put the
+	// two connections' concurrent statements into one APPEND snapshot, so
+	// there are between n (every commit shared) and 2n (none) of them.
+	snaps, _ := strconv.Atoi(queryStrings(t, db, "SELECT COUNT(*) FROM `d$snapshots` WHERE commit_kind = 'APPEND'")[0][0])
+	if snaps < n || snaps > 2*n {
+		t.Errorf("%d APPEND snapshots for %d statements on 2 connections, want %d to %d", snaps, 2*n, n, 2*n)
 	}
 	t.Logf("%d autocommit inserts on 2 connections in %v: %.0f statements/s", 2*n, el.Round(time.Millisecond), float64(2*n)/el.Seconds())
 }

@@ -65,6 +65,12 @@ func TestSQLDropTableRacingInserts(t *testing.T) {
 	tableDir := filepath.Join(wh, "default.db", "r")
 	const trials, writers = 5, 4
 	var next atomic.Int64
+	raced := 0
+	defer func() {
+		if raced == 0 && !t.Failed() {
+			t.Errorf("no trial of %d ran the race (INSERTs acknowledged both before the drop and after the create)", trials)
+		}
+	}()
 	for trial := range trials {
 		if _, err := dbA.Exec("CREATE TABLE r (k BIGINT, v BIGINT, PRIMARY KEY (k) NOT ENFORCED) WITH ('bucket' = '2')"); err != nil {
 			t.Fatalf("trial %d: CREATE TABLE: %v", trial, err)
@@ -178,7 +184,11 @@ func TestSQLDropTableRacingInserts(t *testing.T) {
 			}
 		}
 		if okBefore == 0 || okAfter == 0 {
-			t.Errorf("trial %d: %d INSERTs acknowledged before the drop and %d after the create: the race was not run", trial, okBefore, okAfter)
+			// On a loaded machine a trial can miss the race; the test
+			// fails only when no trial ran it (below).
+			t.Logf("trial %d: %d INSERTs acknowledged before the drop and %d after the create: the race was not run", trial, okBefore, okAfter)
+		} else {
+			raced++
 		}
 		t.Logf("trial %d: drop took %v; %d INSERTs acknowledged before the drop, %d failed, %d acknowledged in the new table (%d keys)",
 			trial, dropEnd.Sub(dropStart).Round(time.Millisecond), okBefore, failed, okAfter, len(have)/2)
@@ -209,6 +219,12 @@ func TestSQLDropDatabaseRacingCreateTable(t *testing.T) {
 	dbA, dbB := a.open(t, ""), b.open(t, "")
 	dbDir := filepath.Join(wh, "rdb.db")
 	const trials, creators = 5, 3
+	raced := 0
+	defer func() {
+		if raced == 0 && !t.Failed() {
+			t.Errorf("no trial of %d ran the race (a table created before the drop)", trials)
+		}
+	}()
 	for trial := range trials {
 		if _, err := dbA.Exec("CREATE DATABASE rdb"); err != nil {
 			t.Fatalf("trial %d: CREATE DATABASE: %v", trial, err)
@@ -255,7 +271,9 @@ func TestSQLDropDatabaseRacingCreateTable(t *testing.T) {
 			t.Fatalf("trial %d: CREATE TABLE/INSERT failed otherwise than with 1049/1146: %v", trial, bad)
 		}
 		if created == 0 {
-			t.Errorf("trial %d: no table was created before the drop: the race was not run", trial)
+			t.Logf("trial %d: no table was created before the drop: the race was not run", trial)
+		} else {
+			raced++
 		}
 		// Statements the canceled clients left running may still be
 		// taking their files back: wait for them.
