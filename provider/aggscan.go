@@ -370,7 +370,7 @@ func (as *AggregateScan) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, er
 	return as.iter(ctx, row)
 }
 
-var installAggregateVars sync.Once
+var installAggregateVars, installBatchScanVar sync.Once
 
 // InstallAggregateVariables registers lakesql_vectorized_aggregates
 // (session and global, default ON).
