@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/lakesql/lakesql/internal/binaryrow"
@@ -38,8 +39,10 @@ type fileSpec struct {
 	targetSize int64
 	schemaID   int64
 	now        func() time.Time
-	// created collects every file path written, for Abort.
-	created *[]string
+	// created collects every file path written, for Abort (createdMu
+	// guards it: buckets flush in parallel).
+	created   *[]string
+	createdMu *sync.Mutex
 	// levels are the specs of levels with their own compression or stats
 	// mode (level_options.go); see forLevel.
 	levels map[int]*fileSpec
@@ -58,6 +61,7 @@ func newFileSpec(st storage.Storage, sch *schema.TableSchema, core *schema.CoreO
 		schemaID:   int64(sch.ID),
 		now:        now,
 		created:    created,
+		createdMu:  new(sync.Mutex),
 	}
 	var statModes []string
 	for _, f := range keyFields {
@@ -159,7 +163,9 @@ func (r *rollingWriter) open(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("lsmwrite: create %s: %w", path, err)
 	}
+	r.spec.createdMu.Lock()
 	*r.spec.created = append(*r.spec.created, path)
+	r.spec.createdMu.Unlock()
 	cnt := &countingWriter{w: wc}
 	pw, err := datafile.NewParquetWriter(cnt, r.spec.cols, r.spec.wopts)
 	if err != nil {

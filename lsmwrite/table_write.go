@@ -5,10 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"time"
 
 	"github.com/google/uuid"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/lakesql/lakesql/internal/binaryrow"
 	"github.com/lakesql/lakesql/internal/dv"
@@ -317,7 +319,7 @@ func (w *TableWrite) Write(ctx context.Context, kind kv.RowKind, row []any) erro
 	}
 	copy(value, row)
 	bs.buf = append(bs.buf, kv.KeyValue{Key: key, Seq: kv.SeqNum(seq), Kind: kind, Value: value, Level: -1})
-	sz := kvOverhead + rowSize(value) + int64(nk)*slotOverhead
+	sz := kv.KVOverhead + kv.RowSize(value) + int64(nk)*kv.SlotOverhead
 	bs.bytes += sz
 	w.bufBytes += sz
 	metrics.WriteBufferBytes.Add(sz)
@@ -553,12 +555,38 @@ func (w *TableWrite) flushLargest(ctx context.Context) error {
 // level-0 files (plus changelog files of the raw input with
 // changelog-producer=input).
 func (w *TableWrite) flush(ctx context.Context, bs *bucketState) error {
+	var err error
+	w.perm, err = w.flushBucket(ctx, bs, w.perm)
+	w.flushed(bs)
+	return err
+}
+
+// flushed accounts for a flushed bucket's buffer.
+func (w *TableWrite) flushed(bs *bucketState) {
+	w.bufBytes -= bs.bytes
+	metrics.WriteBufferBytes.Add(-bs.bytes)
+	bs.bytes = 0
+}
+
+// flushBucket sorts, merges and writes one bucket's buffer with the sort
+// permutation perm (returned for reuse). It touches only bs, so buckets
+// flush in parallel (Prepare); the caller accounts the bytes (flushed).
+func (w *TableWrite) flushBucket(ctx context.Context, bs *bucketState, perm []int32) ([]int32, error) {
 	if len(bs.buf) == 0 {
-		return nil
+		return perm, nil
 	}
-	w.perm = w.sortBuffer(bs.buf, w.perm)
+	perm = w.sortBuffer(bs.buf, perm)
+	if err := w.writeSorted(ctx, bs, perm); err != nil {
+		return perm, err
+	}
+	clear(bs.buf)
+	bs.buf = bs.buf[:0]
+	return perm, nil
+}
+
+func (w *TableWrite) writeSorted(ctx context.Context, bs *bucketState, perm []int32) error {
 	if bs.changelog != nil {
-		for _, i := range w.perm {
+		for _, i := range perm {
 			if err := bs.changelog.writeKV(ctx, bs.buf[i]); err != nil {
 				return err
 			}
@@ -567,7 +595,7 @@ func (w *TableWrite) flush(ctx context.Context, bs *bucketState) error {
 			return err
 		}
 	}
-	r := w.mff.NewReader([]kv.RecordReader{&sortedRun{buf: bs.buf, perm: w.perm}}, w.keyCmp)
+	r := w.mff.NewReader([]kv.RecordReader{&sortedRun{buf: bs.buf, perm: perm}}, w.keyCmp)
 	for {
 		rec, ok, err := r.Next()
 		if err != nil {
@@ -585,15 +613,7 @@ func (w *TableWrite) flush(ctx context.Context, bs *bucketState) error {
 	if err := r.Close(); err != nil {
 		return err
 	}
-	if err := bs.data.closeCurrent(); err != nil {
-		return err
-	}
-	clear(bs.buf)
-	bs.buf = bs.buf[:0]
-	w.bufBytes -= bs.bytes
-	metrics.WriteBufferBytes.Add(-bs.bytes)
-	bs.bytes = 0
-	return nil
+	return bs.data.closeCurrent()
 }
 
 // Prepare flushes every buffer, closes every file and returns the changes
@@ -611,16 +631,12 @@ func (w *TableWrite) Prepare(ctx context.Context) (*snapshot.CommitChanges, erro
 		CommitUser:       w.opts.CommitUser,
 		CommitIdentifier: snapshot.BatchCommitIdentifier,
 	}
+	if err := w.flushAll(ctx); err != nil {
+		return nil, err
+	}
 	for _, p := range w.partOrder {
 		for _, b := range p.sortedBuckets() {
 			bs := p.buckets[b]
-			if w.spec.pk {
-				if err := w.flush(ctx, bs); err != nil {
-					return nil, err
-				}
-			} else if err := bs.data.closeCurrent(); err != nil {
-				return nil, err
-			}
 			for _, f := range bs.data.files {
 				ch.Entries = append(ch.Entries, manifest.ManifestEntry{
 					Kind: manifest.FileKindAdd, Partition: p.row, Bucket: manifest.Bucket(b), TotalBuckets: bs.total, File: f,
@@ -650,6 +666,35 @@ func (w *TableWrite) Prepare(ctx context.Context) (*snapshot.CommitChanges, erro
 		}
 	}
 	return ch, nil
+}
+
+// flushAll flushes every bucket's buffer (primary-key tables) or closes its
+// current file (append tables), buckets in parallel (up to GOMAXPROCS):
+// sorting, merging, encoding and compressing one bucket is independent of
+// the others.
+func (w *TableWrite) flushAll(ctx context.Context) error {
+	var all []*bucketState
+	for _, p := range w.partOrder {
+		for _, b := range p.sortedBuckets() {
+			all = append(all, p.buckets[b])
+		}
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for _, bs := range all {
+		g.Go(func() error {
+			if !w.spec.pk {
+				return bs.data.closeCurrent()
+			}
+			_, err := w.flushBucket(gctx, bs, nil)
+			return err
+		})
+	}
+	err := g.Wait()
+	for _, bs := range all {
+		w.flushed(bs)
+	}
+	return err
 }
 
 // writeHashIndex writes a full HASH index file for every bucket of p that

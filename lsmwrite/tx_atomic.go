@@ -49,6 +49,12 @@ import (
 // (RollForward completes it), but the statement could not wait for it.
 var ErrInDoubt = errors.New("lsmwrite: the transaction is recorded and will be completed, but not all of its tables committed yet")
 
+// ErrOutcomeUnknown wraps the error of a multi-table transaction whose
+// record could not be written and not be found out to be absent (the
+// store failed with an unsure outcome and then could not be asked): the
+// transaction committed every table (recovery completes it) or none.
+var ErrOutcomeUnknown = errors.New("lsmwrite: writing the transaction record failed with an unknown outcome: the transaction commits on every table or on none")
+
 // AtomicTable is one table of a multi-table transaction.
 type AtomicTable struct {
 	// Path is the table folder relative to the warehouse ("db.db/t").
@@ -189,7 +195,7 @@ func CommitAtomic(ctx context.Context, wh storage.Storage, tables []AtomicTable)
 		// The record may exist after all (an unsure write): only when it
 		// surely does not are the files deleted.
 		if derr := snapshot.DeleteTxRecord(context.WithoutCancel(ctx), wh, id); derr != nil {
-			return fmt.Errorf("%w: %w (and removing it failed: %v)", ErrInDoubt, err, derr)
+			return fmt.Errorf("%w: %w (and removing it failed: %v)", ErrOutcomeUnknown, err, derr)
 		}
 		abortAll()
 		return err

@@ -26,6 +26,11 @@ type TxCommit struct {
 	// Records are the transaction's records, in write order (Kind and a
 	// whole row in Value).
 	Records []kv.KeyValue
+	// Source, when set, streams the records instead of Records (a
+	// transaction's records that spilled to a local file: more than
+	// write-buffer-size, kv.PendingWrites.Each); it may be called once per
+	// commit attempt.
+	Source func(fn func(kv.KeyValue) error) error
 	// Overwrite, when set, makes the commit an INSERT OVERWRITE
 	// (TableWrite.SetOverwrite).
 	Overwrite *TxOverwrite
@@ -44,6 +49,19 @@ type TxCommit struct {
 	// above (the table's maintenance). A group commit runs the first
 	// transaction's once for the batch.
 	After func(ctx context.Context, s *snapshot.Snapshot)
+}
+
+// eachRecord calls fn with every record of tx in write order.
+func (tx *TxCommit) eachRecord(fn func(kv.KeyValue) error) error {
+	if tx.Source != nil {
+		return tx.Source(fn)
+	}
+	for _, r := range tx.Records {
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // TxOverwrite are the arguments of TableWrite.SetOverwrite.
@@ -267,9 +285,13 @@ func acceptBatch(ctx context.Context, handle *snapshot.Table, txs []*TxCommit, e
 				written = map[string]struct{}{}
 			}
 			idx := kv.KeyIndexes(tx.Schema)
-			for _, r := range tx.Records {
+			err := tx.eachRecord(func(r kv.KeyValue) error {
 				key = kv.AppendKey(key[:0], r.Value, idx)
 				written[string(key)] = struct{}{}
+				return nil
+			})
+			if err != nil {
+				return nil, err
 			}
 		}
 	}
@@ -291,15 +313,15 @@ func batchTx(txs []*TxCommit, acc []int, user string) TxCommit {
 	out := *txs[acc[0]]
 	out.Options.CommitUser = user
 	if len(acc) > 1 {
-		n := 0
-		for _, i := range acc {
-			n += len(txs[i].Records)
+		out.Records = nil
+		out.Source = func(fn func(kv.KeyValue) error) error {
+			for _, i := range acc {
+				if err := txs[i].eachRecord(fn); err != nil {
+					return err
+				}
+			}
+			return nil
 		}
-		recs := make([]kv.KeyValue, 0, n)
-		for _, i := range acc {
-			recs = append(recs, txs[i].Records...)
-		}
-		out.Records = recs
 	}
 	return out
 }
@@ -324,12 +346,12 @@ func writeRecords(ctx context.Context, st storage.Storage, tx TxCommit, base *sn
 		seen := map[string]bool{}
 		retracted := map[string]bool{}
 		var key []byte
-		for _, r := range tx.Records {
+		err := tx.eachRecord(func(r kv.KeyValue) error {
 			key = kv.AppendKey(key[:0], r.Value, idx)
 			retract := r.Kind == kv.UpdateBefore || r.Kind == kv.Delete
 			if seen[string(key)] && (retract || retracted[string(key)]) {
 				if err := w.Flush(ctx); err != nil {
-					return fail(err)
+					return err
 				}
 				clear(seen)
 				clear(retracted)
@@ -338,16 +360,13 @@ func writeRecords(ctx context.Context, st storage.Storage, tx TxCommit, base *sn
 			if retract {
 				retracted[string(key)] = true
 			}
-			if err := w.Write(ctx, r.Kind, r.Value); err != nil {
-				return fail(err)
-			}
+			return w.Write(ctx, r.Kind, r.Value)
+		})
+		if err != nil {
+			return fail(err)
 		}
-	} else {
-		for _, r := range tx.Records {
-			if err := w.Write(ctx, r.Kind, r.Value); err != nil {
-				return fail(err)
-			}
-		}
+	} else if err := tx.eachRecord(func(r kv.KeyValue) error { return w.Write(ctx, r.Kind, r.Value) }); err != nil {
+		return fail(err)
 	}
 	ch, err := w.Prepare(ctx)
 	if err != nil {

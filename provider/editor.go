@@ -186,7 +186,9 @@ func (e *editor) add(ctx *sql.Context, kind kv.RowKind, row []any, readKey bool)
 	}
 	tx.mu.Lock()
 	defer tx.mu.Unlock()
-	tt.pending.Add(kind, row, readKey)
+	if err := tt.pending.Add(kind, row, readKey); err != nil {
+		return mapError(fmt.Errorf("lakesql: table %s: %w", e.t.name, err))
+	}
 	return nil
 }
 
@@ -356,6 +358,9 @@ func (t *Table) lookupRow(ctx *sql.Context, row []any) ([]any, bool, error) {
 	tt, ok := tx.tables[t.txKey()]
 	if !ok {
 		return found, found != nil, nil
+	}
+	if tt.pending.Spilled() {
+		return nil, false, spilledRead(tt.name)
 	}
 	recs := tt.pending.OfKey(row)
 	if len(recs) == 0 {

@@ -10,6 +10,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
 
+	"github.com/lakesql/lakesql/internal/kv"
 	"github.com/lakesql/lakesql/internal/metrics"
 	"github.com/lakesql/lakesql/lsmread"
 	"github.com/lakesql/lakesql/lsmwrite"
@@ -68,6 +69,9 @@ var errorCodes = []struct {
 	// (RENAME TABLE, AUTO_INCREMENT, DEFAULT values, a primary-key change,
 	// …): MySQL's ER_NOT_SUPPORTED_YET, with lakesql's message naming it.
 	{isErr(ErrUnsupportedDDL), mysql.ERNotSupportedYet, mysql.SSClientError, nil, false},
+	// Reading a table in the transaction that wrote more than
+	// write-buffer-size to it (the records spilled to a local file).
+	{isErr(kv.ErrSpilled), mysql.ERNotSupportedYet, mysql.SSClientError, nil, false},
 	{sql.ErrRenameTableNotSupported.Is, mysql.ERNotSupportedYet, mysql.SSClientError, func(error) string { return renameMessage }, false},
 	{sql.ErrTableAlreadyExists.Is, mysql.ERTableExists, "42S01", nil, false},
 	{sql.ErrTableNotFound.Is, mysql.ERNoSuchTable, mysql.SSUnknownTable, nil, false},

@@ -62,3 +62,11 @@ func (p *Provider) goneTable(err error) bool {
 	p.forgetHandles()
 	return true
 }
+
+// ForgetTables drops the cached names and handles, so the next statements
+// resolve every table afresh (a table was found dropped by another
+// server while a statement ran).
+func (p *Provider) ForgetTables() {
+	p.cat.Forget()
+	p.forgetHandles()
+}

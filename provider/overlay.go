@@ -2,6 +2,7 @@ package provider
 
 import (
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -28,6 +29,9 @@ func (t *Table) pending(ctx *sql.Context) *kv.PendingWrites {
 // filters, index lookups) applies to the merged rows: a lookup join relies
 // on it alone.
 func (t *Table) overlayRows(ctx *sql.Context, pending *kv.PendingWrites) (sql.RowIter, error) {
+	if pending.Spilled() {
+		return nil, spilledRead(t.name)
+	}
 	tx, _ := ctx.GetTransaction().(*Transaction)
 	spec := lsmread.ScanSpec{TimeTravel: t.tt, ReadOptimized: t.ro, Filter: t.filter, Projection: t.cols, TimeZone: sessionZone(ctx)}
 	var it lsmread.RowIterator
@@ -82,3 +86,10 @@ func (o *overlayIter) Next(*sql.Context) (sql.Row, error) {
 
 // Close implements sql.RowIter.
 func (o *overlayIter) Close(*sql.Context) error { return o.it.Close() }
+
+// spilledRead is the error of reading table name in a transaction whose
+// writes to it spilled (more than write-buffer-size, kv.ErrSpilled): the
+// spill file streams to the commit and answers no reads (1235).
+func spilledRead(name string) error {
+	return mapError(fmt.Errorf("lakesql: reading table %s in the transaction that wrote more than its write-buffer-size to it is not supported yet (commit first, or raise 'write-buffer-size'): %w", name, kv.ErrSpilled))
+}

@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"math"
+	"sync"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -159,6 +160,15 @@ func (t *Table) toPredicate(e sql.Expression) (lsmread.Predicate, bool) {
 		}
 		f := t.sch.Fields[idx]
 		return lsmread.NewInLeaf(idx, f.Name, f.Type, lsmread.OpIn, lits), true
+	case *expression.Between:
+		// x BETWEEN a AND b is x >= a AND x <= b (NULL bounds make it
+		// NULL or false, as the leaves do).
+		lo, ok1 := t.comparison(e.Val, e.Lower, lsmread.OpGtEq)
+		hi, ok2 := t.comparison(e.Val, e.Upper, lsmread.OpLtEq)
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+		return lsmread.And{lo, hi}, true
 	case *expression.Equals:
 		return t.comparison(e.Left(), e.Right(), lsmread.OpEq)
 	case *expression.LessThan:
@@ -382,4 +392,30 @@ func runsNote(s lsmread.PlanStats) sql.Expression {
 	}
 	return expression.NewLiteral(fmt.Sprintf("runs per bucket: max %d, avg %.1f (%d buckets merged)",
 		s.RunsMax, s.RunsAvg(), s.MergedBuckets), types.LongText)
+}
+
+// PushdownDMLRuleID identifies PushdownRule in GMS's OnceAfterAll batch.
+const PushdownDMLRuleID analyzer.RuleId = 1006
+
+var installPushdownDML sync.Once
+
+// InstallPushdownDMLRule adds PushdownRule to GMS's OnceAfterAll rules for
+// single-table UPDATE and DELETE: GMS v0.20.0 analyzes those with a fixed
+// batch list (analyzer.getBatchesForNode) that skips the post-analysis
+// rules, so their WHERE never reached the scan and an UPDATE of 1% of the
+// rows read and filtered every row in GMS. Other statements already had
+// the rule applied (the table then holds its filter, and the rule keeps
+// the tree).
+func InstallPushdownDMLRule() {
+	installPushdownDML.Do(func() {
+		analyzer.OnceAfterAll = append(analyzer.OnceAfterAll, analyzer.Rule{Id: PushdownDMLRuleID, Apply: pushdownDML})
+	})
+}
+
+func pushdownDML(ctx *sql.Context, a *analyzer.Analyzer, node sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	switch node.(type) {
+	case *plan.Update, *plan.DeleteFrom:
+		return PushdownRule(ctx, a, node, scope, sel, qf)
+	}
+	return node, transform.SameTree, nil
 }

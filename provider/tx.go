@@ -125,6 +125,9 @@ type txTable struct {
 	compactor *lsmwrite.AutoCompactor
 	// maint runs the table's maintenance after a successful commit.
 	maint *lsmwrite.Maintainer
+	// broken is an error that left pending unusable (a failed statement
+	// whose spilled records could not be dropped): the commit fails.
+	broken error
 	// p is the provider, whose cached names and handles a commit that
 	// finds the table dropped forgets.
 	p *Provider
@@ -161,8 +164,15 @@ func (tx *Transaction) table(ctx context.Context, t *Table) (*txTable, error) {
 }
 
 func (t *Table) newTxTable() *txTable {
+	pending := kv.NewPendingWrites(t.sch)
+	if core, err := t.sch.Options.Core(); err == nil {
+		// Past write-buffer-size the records go to a local spill file:
+		// a statement of any size holds at most that much in memory
+		// here, and as much again in lsmwrite's write buffer at commit.
+		pending.SetLimit(core.WriteBufferSize)
+	}
 	return &txTable{wh: t.db.p.st, path: t.db.name + snapshot.DatabaseSuffix + "/" + t.base,
-		st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, pending: kv.NewPendingWrites(t.sch),
+		st: t.lt.Storage(), lt: t.lt, sch: t.sch, name: t.name, pending: pending,
 		compactor: t.db.p.opts.Compactor, maint: t.db.p.opts.Maintainer, p: t.db.p}
 }
 
@@ -208,7 +218,9 @@ func (tx *Transaction) discardStatement() {
 	tx.mu.Lock()
 	defer tx.mu.Unlock()
 	for _, tt := range tx.tables {
-		tt.pending.DiscardStatement()
+		if err := tt.pending.DiscardStatement(); err != nil && tt.broken == nil {
+			tt.broken = err
+		}
 	}
 }
 
@@ -221,22 +233,37 @@ func (tx *Transaction) discardStatement() {
 func (tx *Transaction) Commit(ctx context.Context) error {
 	tx.mu.Lock()
 	defer tx.mu.Unlock()
-	defer func() { tx.tables = map[string]*txTable{}; tx.order = nil }()
+	defer tx.reset()
 	var (
 		tables  []*txTable
 		commits []lsmwrite.TxCommit
 	)
 	for _, key := range tx.order {
 		tt := tx.tables[key]
-		ops := tt.pending.Records()
-		if len(tt.sch.PrimaryKeys) == 0 {
-			ops = tt.pending.AppendNet()
+		if tt.broken != nil {
+			return fmt.Errorf("table %s: %w", tt.name, tt.broken)
 		}
-		if len(ops) == 0 && tt.overwrite == nil {
+		if tt.pending.Len() == 0 && tt.overwrite == nil {
 			continue
 		}
+		var c lsmwrite.TxCommit
+		switch {
+		case tt.pending.Spilled():
+			// Spilled records hold no deletes of an append table
+			// (kv.PendingWrites.Add), so they are their own net.
+			c = tt.txCommit(nil)
+			c.Source = tt.pending.Each
+		case len(tt.sch.PrimaryKeys) == 0:
+			ops := tt.pending.AppendNet()
+			if len(ops) == 0 && tt.overwrite == nil {
+				continue
+			}
+			c = tt.txCommit(ops)
+		default:
+			c = tt.txCommit(tt.pending.Records())
+		}
 		tables = append(tables, tt)
-		commits = append(commits, tt.txCommit(ops))
+		commits = append(commits, c)
 	}
 	switch len(tables) {
 	case 0:
@@ -254,7 +281,7 @@ func (tx *Transaction) Commit(ctx context.Context) error {
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, lsmwrite.ErrInDoubt):
+	case errors.Is(err, lsmwrite.ErrInDoubt), errors.Is(err, lsmwrite.ErrOutcomeUnknown):
 		return fmt.Errorf("%w: %w", ErrCommitInDoubt, err)
 	case errors.Is(err, snapshot.ErrConflict):
 		return fmt.Errorf("%w: %w", ErrConflict, err)
@@ -262,16 +289,29 @@ func (tx *Transaction) Commit(ctx context.Context) error {
 	return err
 }
 
-// ErrCommitInDoubt is returned when a multi-table transaction's record
-// was written but not every table could commit yet: the transaction
-// completes later (any server rolls it forward), but the statement could
-// not wait for it (MySQL 1180, ER_ERROR_DURING_COMMIT).
-var ErrCommitInDoubt = errors.New("lakesql: the transaction will be completed by recovery, but not every table committed yet")
+// ErrCommitInDoubt is returned when a multi-table transaction's commit
+// failed half-way (MySQL 1180, ER_ERROR_DURING_COMMIT): its record was
+// written but not every table could commit yet (lsmwrite.ErrInDoubt: the
+// transaction completes later, any server rolls it forward), or the
+// record's write failed with an unknown outcome
+// (lsmwrite.ErrOutcomeUnknown: all tables or none). The wrapped error
+// says which.
+var ErrCommitInDoubt = errors.New("lakesql: the multi-table commit failed half-way")
 
 // Rollback drops everything buffered.
 func (tx *Transaction) Rollback() {
 	tx.mu.Lock()
 	defer tx.mu.Unlock()
+	tx.reset()
+}
+
+// reset drops the tables' buffers, removing their spill files.
+func (tx *Transaction) reset() {
+	for _, tt := range tx.tables {
+		if err := tt.pending.Close(); err != nil {
+			slog.Warn("remove a transaction's spill file", "table", tt.name, "err", err)
+		}
+	}
 	tx.tables = map[string]*txTable{}
 	tx.order = nil
 }

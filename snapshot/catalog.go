@@ -40,6 +40,10 @@ type Catalog struct {
 	}
 }
 
+// adoptPause is how long CREATE TABLE waits before it adopts an empty
+// database folder without lakesql's marker as a database.
+const adoptPause = 100 * time.Millisecond
+
 // namesTTL bounds how long a listed name is trusted without listing again.
 const namesTTL = time.Second
 
@@ -494,15 +498,30 @@ func (c *Catalog) CreateTable(ctx context.Context, db, name string, in *schema.T
 		}
 		return nameErr(ErrTableExists, existing, "table %s already exists", existing)
 	}
-	if !hadMarker && len(tables) == 0 {
+	if !hadMarker && len(tables) == 0 && realDB != DefaultDatabase {
 		// No marker and no table: a database another engine created
-		// (empty: it gets the marker now), or what a writer racing a DROP
-		// DATABASE left behind (files: not a database).
+		// (an empty folder: it gets the marker now), or what a writer
+		// racing a DROP DATABASE left behind (files or folders: not a
+		// database).
 		for _, err := range c.st.List(ctx, realDB+DatabaseSuffix+"/") {
 			if err != nil {
 				return fmt.Errorf("snapshot: create table %s.%s: %w", realDB, name, err)
 			}
 			return nameErr(ErrDatabaseNotFound, db, "database %s does not exist (its folder holds files of dropped tables only)", db)
+		}
+		if sub, err := storage.ListDirs(ctx, c.st, realDB+DatabaseSuffix); err != nil {
+			return fmt.Errorf("snapshot: create table %s.%s: %w", realDB, name, err)
+		} else if len(sub) > 0 {
+			return nameErr(ErrDatabaseNotFound, db, "database %s does not exist (its folder holds folders of dropped tables only)", db)
+		}
+		// An empty folder may also be a dropped database's, between a
+		// racing writer removing its table folder and the database
+		// folder: it must still be there a moment later.
+		time.Sleep(adoptPause)
+		if dbs, err := c.ListDatabases(ctx); err != nil {
+			return err
+		} else if _, ok := findFold(dbs, realDB); !ok {
+			return nameErr(ErrDatabaseNotFound, db, "database %s does not exist", db)
 		}
 		if err := c.createDatabaseFiles(ctx, realDB); err != nil {
 			return err
@@ -519,6 +538,10 @@ func (c *Catalog) CreateTable(ctx context.Context, db, name string, in *schema.T
 	if err := NewSchemaManager(tst, "").Commit(ctx, ts); err != nil {
 		if errors.Is(err, ErrConflict) {
 			return exists()
+		}
+		if gone, xerr := c.st.Exists(ctx, dropping); xerr == nil && gone { // a DROP DATABASE deleted the schema's temp file
+			_ = deleteTableFiles(context.WithoutCancel(ctx), tst)
+			return nameErr(ErrDatabaseNotFound, db, "database %s was dropped while the table was created", db)
 		}
 		return fmt.Errorf("snapshot: create table %s.%s: %w", realDB, name, err)
 	}
@@ -663,6 +686,10 @@ func (c *Catalog) AlterTable(ctx context.Context, db, name string, changes []sch
 		// A fresh manager per attempt: its cache must not hide the winner.
 		sm := NewSchemaManager(c.TableStorage(realDB, real), "")
 		latest, err := sm.Latest(ctx)
+		if errors.Is(err, ErrSchemaNotFound) { // dropped since it resolved
+			c.Forget()
+			return nameErr(ErrTableNotFound, name, "table %s does not exist", name)
+		}
 		if err != nil {
 			return err
 		}
@@ -674,6 +701,14 @@ func (c *Catalog) AlterTable(ctx context.Context, db, name string, changes []sch
 		ns.TimeMillis = time.Now().UnixMilli()
 		err = sm.Commit(ctx, ns)
 		if err == nil {
+			// A DROP TABLE deletes the schema files first: when the base
+			// schema is gone now, the drop may have listed the table before
+			// this one was written; it is taken back.
+			if ok, xerr := sm.st.Exists(ctx, sm.Path(latest.ID)); xerr == nil && !ok {
+				_ = sm.st.Delete(context.WithoutCancel(ctx), sm.Path(ns.ID))
+				c.Forget()
+				return nameErr(ErrTableNotFound, name, "table %s was dropped while it was altered", name)
+			}
 			return nil
 		}
 		if !errors.Is(err, ErrConflict) {

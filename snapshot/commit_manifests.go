@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/lakesql/lakesql/internal/binaryrow"
 	"github.com/lakesql/lakesql/internal/schema"
@@ -22,20 +23,48 @@ type attemptFiles struct {
 	schemaID   int64
 	targetSize int64
 	written    []string // paths relative to the table root
+	// The background writes (writeFile, wait).
+	wg      sync.WaitGroup
+	sem     chan struct{}
+	errOnce sync.Once
+	err     error
 }
 
+// writeFile starts writing a metadata file in the background: the writes of
+// an attempt overlap (on a local disk their fsyncs share journal commits,
+// most of a small commit's latency), and wait collects them before the
+// snapshot that references them is published. A write error is wait's.
 func (w *attemptFiles) writeFile(ctx context.Context, name string, data []byte) error {
 	p := manifest.Path(name)
 	w.written = append(w.written, p)
-	if err := w.st.WriteAll(ctx, p, data); err != nil {
-		return fmt.Errorf("snapshot: commit: write %s: %w", p, err)
+	if w.sem == nil {
+		w.sem = make(chan struct{}, maxParallelMetaWrites)
 	}
+	w.wg.Add(1)
+	w.sem <- struct{}{}
+	go func() {
+		defer w.wg.Done()
+		defer func() { <-w.sem }()
+		if err := w.st.WriteAll(ctx, p, data); err != nil {
+			w.errOnce.Do(func() { w.err = fmt.Errorf("snapshot: commit: write %s: %w", p, err) })
+		}
+	}()
 	return nil
+}
+
+// maxParallelMetaWrites bounds the metadata files one attempt writes at once.
+const maxParallelMetaWrites = 8
+
+// wait waits for the attempt's writes and returns the first error.
+func (w *attemptFiles) wait() error {
+	w.wg.Wait()
+	return w.err
 }
 
 // cleanup removes every file of the attempt, best effort: a file left
 // behind is an orphan no snapshot references.
 func (w *attemptFiles) cleanup(ctx context.Context) {
+	_ = w.wait()
 	ctx = context.WithoutCancel(ctx)
 	for _, p := range w.written {
 		_ = w.st.Delete(ctx, p)

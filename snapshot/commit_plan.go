@@ -148,6 +148,9 @@ func (p *commitPlan) tryCommitOnce(ctx context.Context, latest *Snapshot) (*Snap
 		schemaID: int64(schemaID), targetSize: c.opts.ManifestTargetSize,
 	}
 	s, err := p.writeAndBuild(ctx, w, latest, newID, schemaID, baseMetas, prevIndex, delta, index)
+	if err == nil {
+		err = w.wait() // every file the snapshot references is written
+	}
 	if err != nil {
 		w.cleanup(ctx)
 		return nil, err

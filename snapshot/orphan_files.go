@@ -92,7 +92,7 @@ func RemoveOrphanFiles(ctx context.Context, st storage.Storage, olderThan time.T
 	if len(candidates) == 0 {
 		return res, nil
 	}
-	used, err := usedFiles(ctx, st, branches)
+	used, err := usedFilesSettled(ctx, st, branches)
 	if err != nil {
 		return res, err
 	}
@@ -133,6 +133,26 @@ type used struct {
 // snapshot added). A file only dead manifest entries mention (added and
 // deleted before the earliest snapshot, kept by a tag a rollback removed)
 // is not used: Java keeps such files, lakesql deletes them.
+// usedFilesSettled is usedFiles, scanned again when a file it reads is
+// gone: an expiration running meanwhile deletes the manifests of the
+// snapshots it expires before their snapshot files, so a scan can list a
+// snapshot whose manifests just went. The scan is repeated (the expired
+// snapshot is no longer listed then) a few times before a missing file is
+// taken for what it is, a broken table.
+func usedFilesSettled(ctx context.Context, st storage.Storage, branches []string) (used, error) {
+	for attempt := 0; ; attempt++ {
+		u, err := usedFiles(ctx, st, branches)
+		if err == nil || !isNotExist(err) || attempt == 10 {
+			return u, err
+		}
+		select {
+		case <-ctx.Done():
+			return u, ctx.Err()
+		case <-time.After(time.Duration(attempt+1) * 50 * time.Millisecond):
+		}
+	}
+}
+
 func usedFiles(ctx context.Context, st storage.Storage, branches []string) (used, error) {
 	u := used{names: map[string]bool{}}
 	visit := func(e *manifest.ManifestEntry) {

@@ -105,11 +105,19 @@ var (
 	ddlDialect   = lexDialect{flinkStrings: true, execComments: true, oneByteSymbols: true, signedNumbers: true, anyDashComment: true}
 )
 
-func lexWith(s string, d lexDialect) ([]Token, error) {
+func lexWith(s string, d lexDialect) ([]Token, error) { return lexLimit(s, d, 0) }
+
+// lexLimit is lexWith stopping after limit tokens (0: no limit) outside
+// executable comments: a truncated result ends without lexEOF, and text
+// after it is not checked.
+func lexLimit(s string, d lexDialect, limit int) ([]Token, error) {
 	var out []Token
 	i := 0
 	exec, execs, execStart := 0, 0, 0
 	for i < len(s) {
+		if limit > 0 && len(out) >= limit && exec == 0 {
+			return out, nil
+		}
 		c := s[i]
 		n0 := len(out)
 		switch {

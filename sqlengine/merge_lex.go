@@ -121,7 +121,8 @@ func startsWithWords(q string, kws ...string) bool {
 			return false
 		}
 	}
-	toks, err := tokens(q, mysqlDialect, errWriteSyntax)
+	// Only the first words matter: a 1,000-row INSERT is not lexed whole.
+	toks, err := tokensLimit(q, mysqlDialect, errWriteSyntax, len(kws))
 	if err != nil {
 		return false
 	}

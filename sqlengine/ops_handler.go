@@ -67,7 +67,7 @@ func (h *opsHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, 
 		run.count(res)
 		return callback(res, more)
 	})
-	err = interrupted(ctx, run.limits, run.scan, err) // limits.go
+	err = interrupted(ctx, run.limits, run.scan, h.s.vanishedTable(ctx, run.start, err)) // limits.go, vanished.go
 	h.s.observeStatement(c, query, run, err)
 	return err
 }
@@ -94,7 +94,7 @@ func (h *opsHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query str
 		run.count(res)
 		return callback(res, more)
 	})
-	err = interrupted(ctx, run.limits, run.scan, err)
+	err = interrupted(ctx, run.limits, run.scan, h.s.vanishedTable(ctx, run.start, err))
 	stmt := query
 	if err == nil && len(rest) < len(query) {
 		stmt = query[:len(query)-len(rest)]
@@ -110,7 +110,7 @@ func (h *opsHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare 
 		run.count(res)
 		return callback(res)
 	})
-	err = interrupted(ctx, run.limits, run.scan, err)
+	err = interrupted(ctx, run.limits, run.scan, h.s.vanishedTable(ctx, run.start, err))
 	h.s.observeStatement(c, prepare.PrepareStmt, run, err)
 	return err
 }

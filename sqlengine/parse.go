@@ -51,7 +51,12 @@ func (t token) sym(s string) bool { return t.kind == tokSymbol && t.text == s }
 // tokens splits a statement into the parser's tokens with the shared lexer
 // in dialect d; a lexical error wraps syntaxErr.
 func tokens(s string, d lexDialect, syntaxErr error) ([]token, error) {
-	toks, err := lexWith(s, d)
+	return tokensLimit(s, d, syntaxErr, 0)
+}
+
+// tokensLimit is tokens of at most limit tokens (lexLimit).
+func tokensLimit(s string, d lexDialect, syntaxErr error, limit int) ([]token, error) {
+	toks, err := lexLimit(s, d, limit)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", syntaxErr, err)
 	}

@@ -111,6 +111,14 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 			return nil, fmt.Errorf("sqlengine: open warehouse %s: %w", cfg.Warehouse, err)
 		}
 	}
+	if !cfg.ReadOnly {
+		if err := checkConditionalCreate(ctx, st); err != nil { // conditional.go
+			if cfg.Storage == nil {
+				st.Close()
+			}
+			return nil, err
+		}
+	}
 	workers := cfg.CompactionWorkers
 	switch {
 	case cfg.Embedded || workers < 0:
@@ -178,9 +186,11 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 // rules (filter pushdown into Paimon scans).
 // Extra rules run before GMS's own (lakesql's access policy).
 func NewEngine(pro *provider.Provider, readOnly bool, pre ...analyzer.Rule) *sqle.Engine {
-	provider.InstallStrictRule() // strict-mode checks of written values (provider/strict.go)
+	provider.InstallStrictRule()      // strict-mode checks of written values (provider/strict.go)
+	provider.InstallPushdownDMLRule() // single-table UPDATE and DELETE skip the post-analysis rules
 	b := analyzer.NewBuilder(pro)
-	b = builtins.Install(b) // MySQL's answers where GMS's built-ins differ (builtins/)
+	b = builtins.Install(b)                                                      // MySQL's answers where GMS's built-ins differ (builtins/)
+	b = b.AddPostAnalyzeRule(builtins.SetOpTypesRuleID, builtins.SetOpTypesRule) // columns of a UNION in a derived table keep the UNION's types
 	b = b.AddPostAnalyzeRule(provider.PushdownRuleID, provider.PushdownRule)
 	provider.InstallAggregateVariables()
 	provider.InstallBatchScanVariable()

@@ -208,5 +208,9 @@ func TestServerDoubleFixedDecimals(t *testing.T) {
 	q("SELECT ROUND(SUM(f), 2), ROUND(AVG(fl), 1) FROM fd", "54.25,4.4")
 	q("SELECT i, ROUND(MAX(f), 2) FROM fd GROUP BY i ORDER BY i", "NULL,-0.00 3,54.25 7,NULL")
 	q("SELECT ROUND(1e20, 2), ROUND(f, -1), f, f * 2 FROM fd WHERE id = 1", "100000000000000000000.00,50,54.2512,108.5024")
+	// ROUND of a DOUBLE % x is the DOUBLE's (half to even), though GMS
+	// typed the % DECIMAL when ROUND was built.
+	q("SELECT ROUND(0.5e0 % 7), ROUND(CASE WHEN 1 > 1 THEN 2 ELSE 0.5e0 END % 7), ROUND(2.5e0 % 7, 0), ROUND(2.5 % 7), ROUND(7 % 3), ROUND(0.25e0 % 7, 1)",
+		"0,0,2,3,1,0.2")
 	q("SELECT ROUND(1e3, -2) % d, ROUND(f, 1) % 7, f % 7 FROM fd WHERE id = 1", "1.000,5.3,5.251199999999997")
 }

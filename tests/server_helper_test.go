@@ -65,6 +65,9 @@ func TestMain(m *testing.M) {
 	if fxServer.tmp != "" {
 		os.RemoveAll(fxServer.tmp)
 	}
+	if serverFiles.path != "" {
+		os.RemoveAll(serverFiles.path) // sql_random_test.go
+	}
 	os.Exit(code)
 }
 

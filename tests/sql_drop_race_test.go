@@ -99,7 +99,25 @@ func TestSQLDropTableRacingInserts(t *testing.T) {
 				}
 			}()
 		}
-		time.Sleep(time.Duration(150+50*trial) * time.Millisecond) // some INSERTs commit
+		// Some INSERTs commit first (counted, not timed: the machine may
+		// be slow).
+		acked := func(after time.Time) int {
+			mu.Lock()
+			defer mu.Unlock()
+			n := 0
+			for _, a := range acks {
+				if a.ok && a.start.After(after) {
+					n++
+				}
+			}
+			return n
+		}
+		waitAcks := func(after time.Time, n int) {
+			for deadline := time.Now().Add(30 * time.Second); acked(after) < n && time.Now().Before(deadline); {
+				time.Sleep(10 * time.Millisecond)
+			}
+		}
+		waitAcks(time.Time{}, 3+trial)
 		dropStart := time.Now()
 		if _, err := dbA.Exec("DROP TABLE r"); err != nil {
 			t.Fatalf("trial %d: DROP TABLE: %v", trial, err)
@@ -111,7 +129,7 @@ func TestSQLDropTableRacingInserts(t *testing.T) {
 			t.Fatalf("trial %d: CREATE TABLE again: %v", trial, err)
 		}
 		createEnd := time.Now()
-		time.Sleep(150 * time.Millisecond)
+		waitAcks(createEnd, 3)
 		cancel()
 		wg.Wait()
 		if len(bad) > 0 {

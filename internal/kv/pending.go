@@ -1,6 +1,8 @@
 package kv
 
 import (
+	"fmt"
+
 	"github.com/lakesql/lakesql/internal/schema"
 )
 
@@ -21,11 +23,22 @@ type PendingWrites struct {
 	sch    *schema.TableSchema
 	keyIdx []int
 	pk     bool
-	recs   []KeyValue
+	recs   []KeyValue // the records after the spilled ones
 	byKey  map[string][]int32
-	stmt   int // first record of the running statement
+	stmt   int // first record of the running statement (counting spilled ones)
 	read   map[string]struct{}
 	buf    []byte
+	// deletes: a record is a retraction (append tables spill only
+	// without: AppendNet matches deletes with earlier inserts).
+	deletes bool
+
+	// limit is the estimated heap bytes of recs (RowSize) above which they
+	// move to spill, a local temporary file (0: never); bytes the current
+	// estimate. Once records spilled, the buffer cannot answer reads of
+	// its keys (OfKey, Records): ErrSpilled.
+	limit int64
+	bytes int64
+	spill *pendingSpill
 
 	factory *MergeFunctionFactory
 	reducer *ReducerMergeFunction
@@ -64,12 +77,54 @@ func (p *PendingWrites) Schema() *schema.TableSchema { return p.sch }
 func (p *PendingWrites) KeyIndexes() []int { return p.keyIdx }
 
 // Len is the number of buffered records (completed statements and the
-// running one).
-func (p *PendingWrites) Len() int { return len(p.recs) }
+// running one), spilled ones included.
+func (p *PendingWrites) Len() int { return p.spilled() + len(p.recs) }
 
 // Records returns the buffered records in write order. The caller must not
-// modify them.
-func (p *PendingWrites) Records() []KeyValue { return p.recs[:len(p.recs):len(p.recs)] }
+// modify them. Once records spilled (Spilled) it returns nil: Each streams
+// them.
+func (p *PendingWrites) Records() []KeyValue {
+	if p.spill != nil {
+		return nil
+	}
+	return p.recs[:len(p.recs):len(p.recs)]
+}
+
+// SetLimit makes the buffer move its records to a local temporary file once
+// their estimated heap size (KVOverhead + RowSize per record) exceeds limit
+// bytes (the table's write-buffer-size); 0 keeps them in memory.
+func (p *PendingWrites) SetLimit(limit int64) { p.limit = limit }
+
+// Bytes is the estimated heap size of the records held in memory.
+func (p *PendingWrites) Bytes() int64 { return p.bytes }
+
+// Spilled reports whether records moved to the spill file: the buffer then
+// answers no reads of its keys (OfKey, AppendNet, Records), only Each.
+func (p *PendingWrites) Spilled() bool { return p.spill != nil }
+
+func (p *PendingWrites) spilled() int {
+	if p.spill == nil {
+		return 0
+	}
+	return p.spill.n
+}
+
+// Close removes the spill file, if any; the buffer is empty afterwards.
+func (p *PendingWrites) Close() error {
+	clear(p.recs)
+	p.recs = p.recs[:0]
+	p.bytes = 0
+	p.stmt = 0
+	if p.byKey != nil {
+		clear(p.byKey)
+	}
+	if p.spill == nil {
+		return nil
+	}
+	err := p.spill.close()
+	p.spill = nil
+	return err
+}
 
 // key encodes row's key into the scratch buffer.
 func (p *PendingWrites) key(row []any) []byte {
@@ -80,14 +135,33 @@ func (p *PendingWrites) key(row []any) []byte {
 // Add buffers one record of the running statement; readKey marks its key
 // as read by the transaction (UPDATE, DELETE, the lookup of INSERT IGNORE
 // and ON DUPLICATE KEY UPDATE).
-func (p *PendingWrites) Add(kind RowKind, row []any, readKey bool) {
-	i := int32(len(p.recs))
-	p.recs = append(p.recs, KeyValue{Kind: kind, Value: row, Seq: SeqNum(i), Level: -1})
-	if !p.pk && !readKey {
-		return
+//
+// Past the limit (SetLimit) the records move to the spill file; an error is
+// the spill file's, or ErrSpilled for a delete of an append table whose
+// inserts spilled (AppendNet needs them).
+func (p *PendingWrites) Add(kind RowKind, row []any, readKey bool) error {
+	if p.spill != nil && !p.pk && !kind.IsAdd() {
+		return fmt.Errorf("%w: a delete of an append table after more than write-buffer-size of inserts in one transaction", ErrSpilled)
 	}
-	k := p.key(row)
-	if p.pk {
+	i := int32(len(p.recs))
+	p.recs = append(p.recs, KeyValue{Kind: kind, Value: row, Seq: SeqNum(p.spilled() + int(i)), Level: -1})
+	p.bytes += KVOverhead + RowSize(row)
+	if !kind.IsAdd() {
+		p.deletes = true
+	}
+	if p.pk && p.spill == nil || readKey {
+		k := p.key(row)
+		p.index(k, i, readKey)
+	}
+	if p.limit > 0 && p.bytes > p.limit && (p.pk || !p.deletes) {
+		return p.spillOut()
+	}
+	return nil
+}
+
+// index records record i (of recs) under key k, and k as read.
+func (p *PendingWrites) index(k []byte, i int32, readKey bool) {
+	if p.pk && p.spill == nil {
 		if ix, ok := p.byKey[string(k)]; ok {
 			p.byKey[string(k)] = append(ix, i)
 		} else {
@@ -103,19 +177,36 @@ func (p *PendingWrites) Add(kind RowKind, row []any, readKey bool) {
 
 // StatementDone makes the running statement's records part of the
 // transaction.
-func (p *PendingWrites) StatementDone() { p.stmt = len(p.recs) }
+func (p *PendingWrites) StatementDone() {
+	p.stmt = p.Len()
+	if p.spill != nil {
+		p.spill.stmtOff = -1
+	}
+}
 
 // DiscardStatement drops the running statement's records (its read keys
 // stay: the conflict check stays conservative).
-func (p *PendingWrites) DiscardStatement() {
-	if p.stmt == len(p.recs) {
-		return
+func (p *PendingWrites) DiscardStatement() error {
+	if p.stmt == p.Len() {
+		return nil
 	}
-	if p.pk {
-		for _, r := range p.recs[p.stmt:] {
+	if sp := p.spilled(); p.stmt < sp {
+		// The statement's first records spilled: the file goes back to
+		// where the statement began, and the records after it go.
+		if err := p.spill.truncate(p.stmt); err != nil {
+			return err
+		}
+		clear(p.recs)
+		p.recs = p.recs[:0]
+		p.bytes = 0
+		return nil
+	}
+	from := p.stmt - p.spilled()
+	if p.pk && p.spill == nil {
+		for _, r := range p.recs[from:] {
 			k := p.key(r.Value)
 			ix := p.byKey[string(k)]
-			for len(ix) > 0 && int(ix[len(ix)-1]) >= p.stmt {
+			for len(ix) > 0 && int(ix[len(ix)-1]) >= from {
 				ix = ix[:len(ix)-1]
 			}
 			if len(ix) == 0 {
@@ -125,8 +216,12 @@ func (p *PendingWrites) DiscardStatement() {
 			}
 		}
 	}
-	clear(p.recs[p.stmt:])
-	p.recs = p.recs[:p.stmt]
+	for _, r := range p.recs[from:] {
+		p.bytes -= KVOverhead + RowSize(r.Value)
+	}
+	clear(p.recs[from:])
+	p.recs = p.recs[:from]
+	return nil
 }
 
 // ReadKeys reports whether the transaction read any key; ReadKey whether it
@@ -140,9 +235,10 @@ func (p *PendingWrites) ReadKey(key []byte) bool {
 }
 
 // OfKey returns the buffered records of row's primary key, oldest first
-// (nil for append tables).
+// (nil for append tables). The caller checks Spilled first: a spilled
+// buffer has no key index.
 func (p *PendingWrites) OfKey(row []any) []KeyValue {
-	if !p.pk {
+	if !p.pk || p.spill != nil {
 		return nil
 	}
 	ix := p.byKey[string(p.key(row))]

@@ -73,7 +73,9 @@ func TestAppendKeyEqualExactlyWhenValuesEqual(t *testing.T) {
 }
 
 // TestPendingWritesModel runs random statements of adds, completed or
-// discarded, against a model: OfKey, Records and ReadKey agree with it.
+// discarded, against a model: OfKey, Records, Each and ReadKey agree with
+// it, with and without a memory limit that spills records to a file (the
+// records kept in memory never exceed the limit).
 func TestPendingWritesModel(t *testing.T) {
 	sch := &schema.TableSchema{
 		Fields: []schema.DataField{
@@ -87,9 +89,16 @@ func TestPendingWritesModel(t *testing.T) {
 		kind kv.RowKind
 		k, v int32
 	}
-	for seed := range uint64(20) {
+	// One record's estimated size: the limits spill after a few records.
+	one := kv.KVOverhead + kv.RowSize([]any{int32(0), int32(0)})
+	for seed := range uint64(40) {
 		rng := rand.New(rand.NewPCG(seed, 1))
 		p := kv.NewPendingWrites(sch)
+		limit := int64(0)
+		if seed%2 == 1 {
+			limit = one * (1 + rng.Int64N(8))
+			p.SetLimit(limit)
+		}
 		var model []rec
 		read := map[int32]bool{}
 		for range 30 {
@@ -97,14 +106,22 @@ func TestPendingWritesModel(t *testing.T) {
 			for range rng.IntN(5) {
 				r := rec{kind: []kv.RowKind{kv.Insert, kv.UpdateAfter, kv.Delete}[rng.IntN(3)], k: rng.Int32N(6), v: rng.Int32N(100)}
 				readKey := rng.IntN(3) == 0
-				p.Add(r.kind, []any{r.k, r.v}, readKey)
+				if err := p.Add(r.kind, []any{r.k, r.v}, readKey); err != nil {
+					t.Fatal(err)
+				}
+				// The accounting: what stays in memory never exceeds the limit.
+				if limit > 0 && p.Bytes() > limit {
+					t.Fatalf("seed %d: %d bytes in memory, limit %d", seed, p.Bytes(), limit)
+				}
 				model = append(model, r)
 				if readKey {
 					read[r.k] = true
 				}
 			}
 			if rng.IntN(3) == 0 {
-				p.DiscardStatement()
+				if err := p.DiscardStatement(); err != nil {
+					t.Fatal(err)
+				}
 				model = model[:start]
 			} else {
 				p.StatementDone()
@@ -113,12 +130,31 @@ func TestPendingWritesModel(t *testing.T) {
 		if p.Len() != len(model) {
 			t.Fatalf("seed %d: %d records, model %d", seed, p.Len(), len(model))
 		}
-		for i, r := range p.Records() {
+		if limit > 0 && len(model) > 10 && !p.Spilled() {
+			t.Fatalf("seed %d: %d records under a limit of %d bytes did not spill", seed, len(model), limit)
+		}
+		var got []kv.KeyValue
+		if err := p.Each(func(r kv.KeyValue) error { got = append(got, r); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if !p.Spilled() && !slices.EqualFunc(got, p.Records(), func(a, b kv.KeyValue) bool { return a.Kind == b.Kind && slices.Equal(a.Value, b.Value) }) {
+			t.Fatalf("seed %d: Each and Records differ", seed)
+		}
+		if len(got) != len(model) {
+			t.Fatalf("seed %d: Each gave %d records, model %d", seed, len(got), len(model))
+		}
+		for i, r := range got {
 			if r.Kind != model[i].kind || r.Value[0] != model[i].k || r.Value[1] != model[i].v {
 				t.Fatalf("seed %d: record %d = %v %v, model %+v", seed, i, r.Kind, r.Value, model[i])
 			}
 		}
 		for k := range int32(6) {
+			if got := p.ReadKey(kv.AppendKey(nil, []any{k}, []int{0})); got != read[k] {
+				t.Fatalf("seed %d: ReadKey(%d) = %v, model %v", seed, k, got, read[k])
+			}
+			if p.Spilled() {
+				continue // a spilled buffer answers no key reads
+			}
 			var want []int32
 			for _, r := range model {
 				if r.k == k {
@@ -132,9 +168,9 @@ func TestPendingWritesModel(t *testing.T) {
 			if !slices.Equal(got, want) {
 				t.Fatalf("seed %d: OfKey(%d) = %v, model %v", seed, k, got, want)
 			}
-			if got := p.ReadKey(kv.AppendKey(nil, []any{k}, []int{0})); got != read[k] {
-				t.Fatalf("seed %d: ReadKey(%d) = %v, model %v", seed, k, got, read[k])
-			}
+		}
+		if err := p.Close(); err != nil || p.Len() != 0 {
+			t.Fatalf("seed %d: Close: %v, %d records left", seed, err, p.Len())
 		}
 	}
 }

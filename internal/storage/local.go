@@ -217,6 +217,14 @@ func tempFile(name string, private bool) (*os.File, error) {
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
+		if errors.Is(err, fs.ErrNotExist) {
+			// The folder was removed as empty meanwhile (a dropped table's
+			// folders, RemoveEmptyDirs): make it again.
+			if err := os.MkdirAll(dir, dperm); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		return f, err
 	}
 	return nil, fmt.Errorf("storage: no free temp name next to %s: %w", name, fs.ErrExist)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lakesql/lakesql/internal/storage"
 	"github.com/lakesql/lakesql/internal/storage/storagetest"
+	"github.com/lakesql/lakesql/internal/testutil"
 )
 
 func open(t testing.TB, location string) storage.Storage {
@@ -51,6 +52,18 @@ func TestConformance(t *testing.T) {
 		storagetest.Run(t, func(t *testing.T) storage.Storage {
 			return open(t, open(t, "mem://").URL()+"/warehouse")
 		})
+	})
+}
+
+// TestConformanceS3 runs the suite against a real S3-compatible server
+// ($LAKESQL_S3_TEST_ENDPOINT: SeaweedFS's S3 gateway, which .ci/run
+// starts), conditional create (If-None-Match: *) included; it skips when
+// none is configured, and fails then under LAKESQL_REQUIRE_TOOLS=1.
+func TestConformanceS3(t *testing.T) {
+	wh := testutil.S3Warehouse(t)
+	storagetest.Run(t, func(t *testing.T) storage.Storage {
+		st := open(t, wh)
+		return st.Sub(strings.NewReplacer("/", "-").Replace(t.Name()))
 	})
 }
 

@@ -16,9 +16,12 @@ import (
 // out; eval gets the non-NULL values.
 type scalar struct {
 	name string
-	args []sql.Expression
-	typ  func(args []sql.Expression) sql.Type
-	eval func(ctx *sql.Context, s *scalar, vals []any) (any, error)
+	// exact marks ROUND's exact variant (newExactRound): rounding half
+	// away from zero instead of the DOUBLE's half to even.
+	exact bool
+	args  []sql.Expression
+	typ   func(args []sql.Expression) sql.Type
+	eval  func(ctx *sql.Context, s *scalar, vals []any) (any, error)
 }
 
 var _ sql.FunctionExpression = (*scalar)(nil)
@@ -506,7 +509,7 @@ func newExactRound(args []sql.Expression) sql.Expression {
 		}
 		return numericResult(a[0].Type(), scale)
 	}
-	return &scalar{name: "round", args: args, typ: typ, eval: func(ctx *sql.Context, s *scalar, v []any) (any, error) {
+	return &scalar{name: "round", exact: true, args: args, typ: typ, eval: func(ctx *sql.Context, s *scalar, v []any) (any, error) {
 		n := toNum(v[0], s.args[0].Type())
 		places := int64(0)
 		if len(v) > 1 {

@@ -137,6 +137,20 @@ func rewriteOne(e sql.Expression) (sql.Expression, transform.TreeIdentity, error
 				return expression.NewLike(x.LeftChild, x.RightChild, expression.NewLiteral(`\`, types.LongText)), transform.NewTree, nil
 			}
 		}
+	case *scalar:
+		// ROUND picks DOUBLE or exact rounding when the planbuilder builds
+		// it, from GMS's type of its argument; an argument this rule
+		// retyped (x % 7 of a DOUBLE is DOUBLE, GMS said DECIMAL) picks again.
+		if x.name == "round" && len(x.args) > 0 {
+			c := classOf(x.args[0].Type())
+			if float := c == clsFloat || c == clsString; float == x.exact && (float || c == clsDec || c == clsInt) {
+				r, err := newRound(x.args...)
+				if err != nil {
+					return e, transform.SameTree, err
+				}
+				return r, transform.NewTree, nil
+			}
+		}
 	case *expression.Case:
 		return rewriteCase(x)
 	case *plan.Subquery:

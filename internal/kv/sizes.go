@@ -1,13 +1,14 @@
-package lsmwrite
+package kv
 
 import "github.com/lakesql/lakesql/internal/schema"
 
-// Approximate heap sizes used to bound the write buffer (write-buffer-size).
-// Java counts the bytes of the serialized records in its sort buffer; here a
-// record is a KeyValue whose Key and Value are slices of boxed values.
+// Approximate heap sizes used to bound the write buffers (write-buffer-size:
+// lsmwrite's sort buffer, a transaction's PendingWrites). Java counts the
+// bytes of the serialized records in its sort buffer; here a record is a
+// KeyValue whose Key and Value are slices of boxed values.
 const (
-	kvOverhead   = 64 // the KeyValue struct and its slice headers
-	slotOverhead = 16 // one interface value
+	KVOverhead   = 64 // the KeyValue struct and its slice headers
+	SlotOverhead = 16 // one interface value
 )
 
 // valueSize estimates the heap bytes of one boxed value beyond its slot.
@@ -28,13 +29,13 @@ func valueSize(v any) int64 {
 	case []any:
 		n := int64(24)
 		for _, e := range x {
-			n += slotOverhead + valueSize(e)
+			n += SlotOverhead + valueSize(e)
 		}
 		return n
 	case schema.Map:
 		n := int64(48)
 		for i := range x.Keys {
-			n += 2*slotOverhead + valueSize(x.Keys[i])
+			n += 2*SlotOverhead + valueSize(x.Keys[i])
 		}
 		for _, e := range x.Values {
 			n += valueSize(e)
@@ -44,8 +45,9 @@ func valueSize(v any) int64 {
 	return 32
 }
 
-func rowSize(row []any) int64 {
-	n := int64(len(row)) * slotOverhead
+// RowSize estimates the heap bytes of a row of boxed values.
+func RowSize(row []any) int64 {
+	n := int64(len(row)) * SlotOverhead
 	for _, v := range row {
 		n += valueSize(v)
 	}
