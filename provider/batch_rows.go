@@ -4,7 +4,6 @@ import (
 	"sync/atomic"
 
 	"github.com/dolthub/go-mysql-server/sql"
-	"github.com/dolthub/go-mysql-server/sql/types"
 
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/lsmread"
@@ -15,14 +14,7 @@ import (
 // default) or reads every split row by row (0).
 const BatchScanVar = "lakesql_batch_scan"
 
-func batchScan(ctx *sql.Context) bool {
-	v, err := ctx.GetSessionVariable(ctx, BatchScanVar)
-	if err != nil {
-		return true
-	}
-	b, err := sql.ConvertToBool(ctx, v)
-	return err != nil || b
-}
+func batchScan(ctx *sql.Context) bool { return switchOn(ctx, BatchScanVar) }
 
 // appendBatchRows appends the selected rows of b, as GMS rows of the
 // column types ts, to rows. Each value is converted once: BIGINT, INT,
@@ -78,12 +70,6 @@ var batchRowsCalls atomic.Int64
 // global, default ON).
 func InstallBatchScanVariable() {
 	installBatchScanVar.Do(func() {
-		sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{&sql.MysqlSystemVariable{
-			Name:    BatchScanVar,
-			Scope:   sql.GetMysqlScope(sql.SystemVariableScope_Both),
-			Dynamic: true,
-			Type:    types.NewSystemBoolType(BatchScanVar),
-			Default: int8(1),
-		}})
+		sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{switchVariable(BatchScanVar)})
 	})
 }
