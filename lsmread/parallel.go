@@ -20,16 +20,18 @@ import (
 type ParallelRows struct {
 	// inline reads one split in the consumer's goroutine (a point lookup
 	// or a lookup-join probe: no goroutine is worth starting).
-	inline  RowIterator
-	convert func([]any) error
-	ctx     context.Context
-	cancel  context.CancelFunc
-	rows    chan [][]any
-	errc    chan error
-	wg      sync.WaitGroup
-	batch   [][]any
-	i       int
-	err     error
+	inline RowIterator
+	// inlineDone: the inline iterator's rows are converted already.
+	inlineDone bool
+	convert    func([]any) error
+	ctx        context.Context
+	cancel     context.CancelFunc
+	rows       chan [][]any
+	errc       chan error
+	wg         sync.WaitGroup
+	batch      [][]any
+	i          int
+	err        error
 }
 
 // parallelBatch is how many rows a worker hands over at once.
@@ -39,10 +41,31 @@ const parallelBatch = 256
 // convert, when not nil, is called in the worker on every row and may
 // rewrite its values in place.
 func (r *Reader) ReadParallel(ctx context.Context, splits []*DataSplit, convert func(row []any) error) *ParallelRows {
+	return r.ReadParallelBatches(ctx, splits, convert, nil)
+}
+
+// BatchRows makes the consumer's rows from the selected rows of a column
+// batch, appending them to rows; the rows must not share the batch's
+// vectors, which the next batch overwrites.
+type BatchRows func(b *Batch, rows [][]any) ([][]any, error)
+
+// ReadParallelBatches is ReadParallel where, when convertBatch is not nil,
+// the splits that need no merge (ReadRaw: append, deletion-vector and
+// first-row tables, read-optimized scans) are read as column batches
+// (ReadBatches) and their rows made by convertBatch straight from the
+// vectors; merged splits are read as rows through convert.
+func (r *Reader) ReadParallelBatches(ctx context.Context, splits []*DataSplit, convert func(row []any) error, convertBatch BatchRows) *ParallelRows {
 	if len(splits) <= 1 {
 		it := &ParallelRows{ctx: ctx, cancel: func() {}, convert: convert}
 		if len(splits) == 0 {
 			it.inline = &sliceRows{}
+		} else if convertBatch != nil && splits[0].Mode == ReadRaw {
+			var bi BatchIterator
+			if bi, it.err = r.ReadBatches(ctx, splits[0]); it.err != nil {
+				it.inline = &sliceRows{}
+			} else {
+				it.inline, it.inlineDone = &batchRowIter{it: bi, conv: convertBatch}, true
+			}
 		} else if it.inline, it.err = r.Read(ctx, splits[0]); it.err != nil {
 			it.inline = &sliceRows{}
 		}
@@ -57,7 +80,13 @@ func (r *Reader) ReadParallel(ctx context.Context, splits []*DataSplit, convert 
 		go func() {
 			defer it.wg.Done()
 			for s := range work {
-				if err := it.readSplit(r, s, convert); err != nil {
+				var err error
+				if convertBatch != nil && s.Mode == ReadRaw {
+					err = it.readSplitBatches(r, s, convertBatch)
+				} else {
+					err = it.readSplit(r, s, convert)
+				}
+				if err != nil {
 					select {
 					case it.errc <- err:
 					default:
@@ -126,6 +155,74 @@ func (it *ParallelRows) readSplit(r *Reader, s *DataSplit, convert func([]any) e
 	return ri.Close()
 }
 
+// readSplitBatches reads a raw split as column batches and hands the rows
+// convert makes of them to the consumer.
+func (it *ParallelRows) readSplitBatches(r *Reader, s *DataSplit, convert BatchRows) error {
+	bi, err := r.ReadBatches(it.ctx, s)
+	if err != nil {
+		return err
+	}
+	defer bi.Close()
+	var b Batch
+	rows := make([][]any, 0, parallelBatch)
+	for {
+		err := bi.Next(&b)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if rows, err = convert(&b, rows); err != nil {
+			return err
+		}
+		if len(rows) >= parallelBatch {
+			select {
+			case it.rows <- rows:
+				rows = make([][]any, 0, parallelBatch)
+			case <-it.ctx.Done():
+				return nil
+			}
+		}
+	}
+	if len(rows) > 0 {
+		select {
+		case it.rows <- rows:
+		case <-it.ctx.Done():
+			return nil
+		}
+	}
+	return bi.Close()
+}
+
+// batchRowIter is a RowIterator over the rows convert makes of a split's
+// column batches.
+type batchRowIter struct {
+	it   BatchIterator
+	conv BatchRows
+	b    Batch
+	rows [][]any
+	i    int
+}
+
+func (x *batchRowIter) Next() ([]any, error) {
+	for x.i >= len(x.rows) {
+		if err := x.it.Next(&x.b); err != nil {
+			return nil, err
+		}
+		rows, err := x.conv(&x.b, x.rows[:0])
+		if err != nil {
+			return nil, err
+		}
+		x.rows, x.i = rows, 0
+	}
+	row := x.rows[x.i]
+	x.i++
+	return row, nil
+}
+
+func (x *batchRowIter) Close() error { return x.it.Close() }
+
 // Next returns the next row, io.EOF after the last one, or the first error
 // of any worker (or of the context).
 func (it *ParallelRows) Next() ([]any, error) {
@@ -134,7 +231,7 @@ func (it *ParallelRows) Next() ([]any, error) {
 			return nil, it.err
 		}
 		row, err := it.inline.Next()
-		if err == nil && it.convert != nil {
+		if err == nil && it.convert != nil && !it.inlineDone {
 			err = it.convert(row)
 		}
 		if err != nil && !errors.Is(err, io.EOF) {

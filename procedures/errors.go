@@ -5,8 +5,8 @@ import (
 	"fmt"
 )
 
-// Sentinel errors of the package; sqlengine maps each to a MySQL error code
-// (sqlengine/call_handler.go).
+// Sentinel errors of the package; the one error table (provider/errors.go)
+// maps each to a MySQL error code.
 var (
 	// ErrUnknownProcedure: no procedure of that name (MySQL 1305).
 	ErrUnknownProcedure = errors.New("procedures: unknown procedure")
@@ -39,3 +39,14 @@ func invalidCall(format string, args ...any) error {
 func notSupported(what string) error {
 	return fmt.Errorf("%w: %s is not supported", ErrNotSupported, what)
 }
+
+// CallError is the error of a call of procedure Procedure ("sys.<name>"):
+// it names the procedure for the messages of MySQL's codes
+// (provider/errors.go) and unwraps to Err.
+type CallError struct {
+	Procedure string
+	Err       error
+}
+
+func (e *CallError) Error() string { return e.Err.Error() }
+func (e *CallError) Unwrap() error { return e.Err }

@@ -48,13 +48,29 @@ func AggregateRule(ctx *sql.Context, a *analyzer.Analyzer, node sql.Node, scope 
 	})
 }
 
-func vectorizedAggregates(ctx *sql.Context) bool {
-	v, err := ctx.GetSessionVariable(ctx, VectorizedAggregatesVar)
+func vectorizedAggregates(ctx *sql.Context) bool { return switchOn(ctx, VectorizedAggregatesVar) }
+
+// switchOn reads a boolean session switch of lakesql's (default ON: an
+// unknown or unreadable variable counts as on).
+func switchOn(ctx *sql.Context, name string) bool {
+	v, err := ctx.GetSessionVariable(ctx, name)
 	if err != nil {
 		return true
 	}
 	b, err := sql.ConvertToBool(ctx, v)
 	return err != nil || b
+}
+
+// switchVariable declares a boolean switch (session and global, default
+// ON).
+func switchVariable(name string) sql.SystemVariable {
+	return &sql.MysqlSystemVariable{
+		Name:    name,
+		Scope:   sql.GetMysqlScope(sql.SystemVariableScope_Both),
+		Dynamic: true,
+		Type:    types.NewSystemBoolType(name),
+		Default: int8(1),
+	}
 }
 
 // aggKind is an aggregate the scan computes.
@@ -370,18 +386,12 @@ func (as *AggregateScan) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, er
 	return as.iter(ctx, row)
 }
 
-var installAggregateVars sync.Once
+var installAggregateVars, installBatchScanVar sync.Once
 
 // InstallAggregateVariables registers lakesql_vectorized_aggregates
 // (session and global, default ON).
 func InstallAggregateVariables() {
 	installAggregateVars.Do(func() {
-		sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{&sql.MysqlSystemVariable{
-			Name:    VectorizedAggregatesVar,
-			Scope:   sql.GetMysqlScope(sql.SystemVariableScope_Both),
-			Dynamic: true,
-			Type:    types.NewSystemBoolType(VectorizedAggregatesVar),
-			Default: int8(1),
-		}})
+		sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{switchVariable(VectorizedAggregatesVar)})
 	})
 }

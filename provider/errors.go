@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"regexp"
@@ -10,8 +11,10 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/lakesql/lakesql/internal/kv"
+	"github.com/lakesql/lakesql/internal/metrics"
 	"github.com/lakesql/lakesql/lsmread"
 	"github.com/lakesql/lakesql/lsmwrite"
+	"github.com/lakesql/lakesql/procedures"
 	"github.com/lakesql/lakesql/snapshot"
 )
 
@@ -26,37 +29,125 @@ var errorCodes = []struct {
 	state string
 	// msg is the message; nil keeps err.Error().
 	msg func(error) string
+	// boundary: only SQLError applies it, mapError does not (GMS must
+	// still see a cancelled statement's error as itself: a LIMIT cancels
+	// its input and ignores that error).
+	boundary bool
 }{
-	{isErr(ErrCommitInDoubt), 1180, mysql.SSUnknownSQLState, nil}, // ER_ERROR_DURING_COMMIT
-	{isErr(ErrConflict), mysql.ERLockDeadlock, mysql.SSLockDeadlock, func(err error) string { return sql.ErrLockDeadlock.New(err.Error()).Error() }},
-	{isErr(lsmwrite.ErrReadConflict), mysql.ERLockDeadlock, mysql.SSLockDeadlock, func(err error) string { return sql.ErrLockDeadlock.New(err.Error()).Error() }},
-	{isErr(snapshot.ErrSchemaConflict), mysql.ERLockDeadlock, mysql.SSLockDeadlock, nil},
-	{isErr(ErrReadOnly), mysql.EROptionPreventsStatement, mysql.SSUnknownSQLState, readOnlyMessage},
-	{sql.ErrReadOnly.Is, mysql.EROptionPreventsStatement, mysql.SSUnknownSQLState, readOnlyMessage},
-	{sql.ErrReadOnlyTransaction.Is, 1792, "25006", nil}, // ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION
-	{isErr(ErrInvalidOptionValue), mysql.ERWrongValueForVar, mysql.SSClientError, nil},
+	// A CALL of a procedure (procedures.CallError names it): its argument
+	// errors, and the snapshot package's not-found and exists errors as
+	// wrong arguments (1210).
+	{inCall(procedures.ErrUnknownProcedure), 1305, mysql.SSClientError, func(err error) string {
+		return fmt.Sprintf("PROCEDURE %s does not exist", callName(err))
+	}, false},
+	{inCall(procedures.ErrArgumentCount), 1318, mysql.SSClientError, func(err error) string {
+		return fmt.Sprintf("Incorrect number of arguments for PROCEDURE %s: %s", callName(err), trimSentinel(err))
+	}, false},
+	{inCall(procedures.ErrUnknownArgument), mysql.ERWrongArguments, mysql.SSUnknownSQLState, wrongCallArguments, false},
+	{inCall(procedures.ErrBadValue), mysql.ERWrongValueForVar, mysql.SSClientError, func(err error) string {
+		return fmt.Sprintf("%s: %s", callName(err), trimSentinel(err))
+	}, false},
+	{inCall(procedures.ErrNoDatabase), mysql.ERNoDb, mysql.SSNoDB, trimSentinel, false},
+	{inCall(procedures.ErrNotSupported), mysql.ERNotSupportedYet, mysql.SSClientError, func(err error) string {
+		return fmt.Sprintf("lakesql: %s: %s", callName(err), trimSentinel(err))
+	}, false},
+	{inCall(snapshot.ErrConflict), mysql.ERLockDeadlock, "40001", func(err error) string {
+		return fmt.Sprintf("%s: %s (retry the call)", callName(err), err.Error())
+	}, false},
+	{inCall(procedures.ErrInvalidCall, snapshot.ErrTagNotFound, snapshot.ErrTagExists, snapshot.ErrBranchNotFound,
+		snapshot.ErrBranchExists, snapshot.ErrSnapshotNotFound, snapshot.ErrInvalidName, snapshot.ErrInvalidConfig),
+		mysql.ERWrongArguments, mysql.SSUnknownSQLState, wrongCallArguments, false},
+	{isErr(ErrCommitInDoubt), 1180, mysql.SSUnknownSQLState, nil, false}, // ER_ERROR_DURING_COMMIT
+	{isErr(ErrConflict), mysql.ERLockDeadlock, mysql.SSLockDeadlock, func(err error) string { return sql.ErrLockDeadlock.New(err.Error()).Error() }, false},
+	{isErr(lsmwrite.ErrReadConflict), mysql.ERLockDeadlock, mysql.SSLockDeadlock, func(err error) string { return sql.ErrLockDeadlock.New(err.Error()).Error() }, false},
+	{isErr(snapshot.ErrSchemaConflict), mysql.ERLockDeadlock, mysql.SSLockDeadlock, nil, false},
+	{isErr(ErrReadOnly), mysql.EROptionPreventsStatement, mysql.SSUnknownSQLState, readOnlyMessage, false},
+	{sql.ErrReadOnly.Is, mysql.EROptionPreventsStatement, mysql.SSUnknownSQLState, readOnlyMessage, false},
+	{sql.ErrReadOnlyTransaction.Is, 1792, "25006", nil, false}, // ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION
+	{isErr(ErrInvalidOptionValue), mysql.ERWrongValueForVar, mysql.SSClientError, nil, false},
 	// A statement asking for something Paimon or lakesql cannot do
 	// (RENAME TABLE, AUTO_INCREMENT, DEFAULT values, a primary-key change,
 	// …): MySQL's ER_NOT_SUPPORTED_YET, with lakesql's message naming it.
-	{isErr(ErrUnsupportedDDL), mysql.ERNotSupportedYet, mysql.SSClientError, nil},
+	{isErr(ErrUnsupportedDDL), mysql.ERNotSupportedYet, mysql.SSClientError, nil, false},
 	// Reading a table in the transaction that wrote more than
 	// write-buffer-size to it (the records spilled to a local file).
-	{isErr(kv.ErrSpilled), mysql.ERNotSupportedYet, mysql.SSClientError, nil},
-	{sql.ErrRenameTableNotSupported.Is, mysql.ERNotSupportedYet, mysql.SSClientError, func(error) string { return renameMessage }},
-	{sql.ErrTableAlreadyExists.Is, mysql.ERTableExists, "42S01", nil},
-	{sql.ErrTableNotFound.Is, mysql.ERNoSuchTable, mysql.SSUnknownTable, nil},
-	{isErr(snapshot.ErrTableDropped), mysql.ERNoSuchTable, mysql.SSUnknownTable, nil}, // a commit raced DROP TABLE: nothing committed
-	{sql.ErrDatabaseNotFound.Is, mysql.ERBadDb, mysql.SSClientError, nil},
-	{sql.ErrDatabaseExists.Is, mysql.ERDbCreateExists, mysql.SSUnknownSQLState, nil},
-	{func(err error) bool { return sql.ErrColumnExists.Is(err) || sql.ErrDuplicateColumn.Is(err) }, mysql.ERDupFieldName, mysql.SSDupFieldName, nil},
-	{sql.ErrTableColumnNotFound.Is, mysql.ERBadFieldError, mysql.SSBadFieldError, nil},
-	{isErr(lsmread.ErrInvalidScan), mysql.ERBadFieldError, mysql.SSBadFieldError, nil},
-	{isErr(lsmread.ErrInvalidRange), mysql.ERWrongArguments, mysql.SSClientError, nil},
+	{isErr(kv.ErrSpilled), mysql.ERNotSupportedYet, mysql.SSClientError, nil, false},
+	{sql.ErrRenameTableNotSupported.Is, mysql.ERNotSupportedYet, mysql.SSClientError, func(error) string { return renameMessage }, false},
+	{sql.ErrTableAlreadyExists.Is, mysql.ERTableExists, "42S01", nil, false},
+	{sql.ErrTableNotFound.Is, mysql.ERNoSuchTable, mysql.SSUnknownTable, nil, false},
+	{isErr(snapshot.ErrTableDropped), mysql.ERNoSuchTable, mysql.SSUnknownTable, nil, false}, // a commit raced DROP TABLE: nothing committed
+	{sql.ErrDatabaseNotFound.Is, mysql.ERBadDb, mysql.SSClientError, nil, false},
+	{sql.ErrDatabaseExists.Is, mysql.ERDbCreateExists, mysql.SSUnknownSQLState, nil, false},
+	{func(err error) bool { return sql.ErrColumnExists.Is(err) || sql.ErrDuplicateColumn.Is(err) }, mysql.ERDupFieldName, mysql.SSDupFieldName, nil, false},
+	{sql.ErrTableColumnNotFound.Is, mysql.ERBadFieldError, mysql.SSBadFieldError, nil, false},
+	{isErr(lsmread.ErrInvalidScan), mysql.ERBadFieldError, mysql.SSBadFieldError, nil, false},
+	{isErr(lsmread.ErrInvalidRange), mysql.ERWrongArguments, mysql.SSClientError, nil, false},
+	// A statement stopped (KILL QUERY, a client gone, its time limit,
+	// which sqlengine/limits.go tells apart as 3024) or past its memory
+	// limit (sqlengine/limits.go adds the figures).
+	{isCancel, 1317, "70100", interruptedMessage, true},                 // ER_QUERY_INTERRUPTED
+	{isMemoryLimit, 3170, mysql.SSUnknownSQLState, memoryMessage, true}, // ER_CAPACITY_EXCEEDED
 	// GMS's own kinds it maps itself (sql.CastSQLError) come after these.
+}
+
+func isCancel(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
+func isMemoryLimit(err error) bool {
+	return errors.Is(err, metrics.ErrMemoryLimit) || sql.ErrNoMemoryAvailable.Is(err)
+}
+
+func interruptedMessage(error) string { return "Query execution was interrupted" }
+
+func memoryMessage(error) string {
+	return "Memory capacity exceeded (the statement's memory limit); nothing was changed"
 }
 
 func isErr(target error) func(error) bool {
 	return func(err error) bool { return errors.Is(err, target) }
+}
+
+// inCall matches an error of a procedure call that is one of targets.
+func inCall(targets ...error) func(error) bool {
+	return func(err error) bool {
+		var ce *procedures.CallError
+		if !errors.As(err, &ce) {
+			return false
+		}
+		for _, t := range targets {
+			if errors.Is(err, t) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// callName is the procedure an error of a call names.
+func callName(err error) string {
+	var ce *procedures.CallError
+	if errors.As(err, &ce) {
+		return ce.Procedure
+	}
+	return "procedure"
+}
+
+func wrongCallArguments(err error) string {
+	return fmt.Sprintf("Incorrect arguments to %s: %s", callName(err), trimSentinel(err))
+}
+
+// trimSentinel is an error's message without a leading "procedures:
+// sentinel: ".
+func trimSentinel(err error) string {
+	msg := err.Error()
+	for _, s := range []error{procedures.ErrArgumentCount, procedures.ErrUnknownArgument, procedures.ErrInvalidCall,
+		procedures.ErrNoDatabase, procedures.ErrNotSupported} {
+		if rest, ok := strings.CutPrefix(msg, s.Error()+": "); ok {
+			return rest
+		}
+	}
+	return msg
 }
 
 func readOnlyMessage(error) string {
@@ -102,6 +193,10 @@ var (
 
 func fromGMSText(msg string) (code int, state, newMsg string, ok bool) {
 	switch {
+	case strings.Contains(msg, context.Canceled.Error()), strings.Contains(msg, context.DeadlineExceeded.Error()):
+		return 1317, "70100", interruptedMessage(nil), true
+	case strings.Contains(msg, metrics.ErrMemoryLimit.Error()), strings.Contains(msg, sql.ErrNoMemoryAvailable.New().Error()):
+		return 3170, mysql.SSUnknownSQLState, memoryMessage(nil), true
 	case strings.HasPrefix(msg, "syntax error at position"):
 		return mysql.ERParseError, mysql.SSClientError, msg, true
 	case strings.Contains(msg, "could not be found in any table in scope"),
@@ -152,8 +247,12 @@ func SQLError(err error) error {
 	}
 	var se *mysql.SQLError
 	if !errors.As(err, &se) {
-		if c, ok := codeFor(err); ok {
+		var ce *procedures.CallError
+		if c, ok := codeFor(err, true); ok {
 			se = c
+		} else if errors.As(err, &ce) {
+			// GMS's error kinds know only themselves, not wrapped.
+			return SQLError(ce.Err)
 		} else {
 			se = sql.CastSQLError(err)
 		}
@@ -182,9 +281,9 @@ func SQLError(err error) error {
 }
 
 // codeFor maps err by identity.
-func codeFor(err error) (*mysql.SQLError, bool) {
+func codeFor(err error, boundary bool) (*mysql.SQLError, bool) {
 	for _, c := range errorCodes {
-		if c.is(err) {
+		if (boundary || !c.boundary) && c.is(err) {
 			msg := err.Error()
 			if c.msg != nil {
 				msg = c.msg(err)
@@ -202,7 +301,7 @@ func mapError(err error) error {
 	if err == nil {
 		return nil
 	}
-	if se, ok := codeFor(err); ok {
+	if se, ok := codeFor(err, false); ok {
 		return se
 	}
 	return err

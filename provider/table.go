@@ -339,7 +339,19 @@ func (t *Table) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter
 		}
 		return nil
 	}
-	return &scanIter{rows: r.ReadParallel(ctx, sp.plan.Splits, convert)}, nil
+	var batchRows lsmread.BatchRows
+	if batchScan(ctx) {
+		batchRows = func(b *lsmread.Batch, rows [][]any) ([][]any, error) {
+			rows, err := appendBatchRows(types, b, rows)
+			if err == nil {
+				for _, row := range rows[len(rows)-b.Rows():] {
+					sample(row)
+				}
+			}
+			return rows, err
+		}
+	}
+	return &scanIter{rows: r.ReadParallelBatches(ctx, sp.plan.Splits, convert, batchRows)}, nil
 }
 
 // scanIter is the GMS row iterator over lsmread's parallel split reader;

@@ -2,7 +2,6 @@ package sqlengine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -16,7 +15,6 @@ import (
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/procedures"
 	"github.com/lakesql/lakesql/provider"
-	"github.com/lakesql/lakesql/snapshot"
 )
 
 // callHandler is the CALL front: it runs `CALL [catalog.]sys.<proc>(…)`,
@@ -289,51 +287,10 @@ func procResult(r *procedures.Result) *sqltypes.Result {
 	return out
 }
 
-// callErr gives an error of a procedure call MySQL's code: the procedures'
-// argument errors, the snapshot package's not-found and exists errors as
-// wrong arguments (1210), everything else through the DDL front's mapping.
+// callErr gives an error of a procedure call MySQL's code: the one error
+// table (provider/errors.go) knows the procedures' errors by identity.
 func callErr(stmt *callStmt, err error) error {
-	var se *mysql.SQLError
-	if errors.As(err, &se) {
-		return se
-	}
-	name := "sys." + stmt.proc
-	msg := err.Error()
-	switch {
-	case errors.Is(err, procedures.ErrUnknownProcedure):
-		return mysql.NewSQLError(1305, "42000", "PROCEDURE %s does not exist", name)
-	case errors.Is(err, procedures.ErrArgumentCount):
-		return mysql.NewSQLError(1318, "42000", "Incorrect number of arguments for PROCEDURE %s: %s", name, trimSentinel(msg))
-	case errors.Is(err, procedures.ErrUnknownArgument):
-		return mysql.NewSQLError(1210, mysql.SSUnknownSQLState, "Incorrect arguments to %s: %s", name, trimSentinel(msg))
-	case errors.Is(err, procedures.ErrBadValue):
-		return mysql.NewSQLError(mysql.ERWrongValueForVar, "42000", "%s: %s", name, trimSentinel(msg))
-	case errors.Is(err, procedures.ErrNoDatabase):
-		return mysql.NewSQLError(mysql.ERNoDb, mysql.SSNoDB, "%s", trimSentinel(msg))
-	case errors.Is(err, procedures.ErrNotSupported):
-		return mysql.NewSQLError(mysql.ERNotSupportedYet, "42000", "lakesql: %s: %s", name, trimSentinel(msg))
-	case errors.Is(err, snapshot.ErrConflict):
-		return mysql.NewSQLError(mysql.ERLockDeadlock, "40001", "%s: %s (retry the call)", name, msg)
-	case errors.Is(err, procedures.ErrInvalidCall), errors.Is(err, snapshot.ErrTagNotFound),
-		errors.Is(err, snapshot.ErrTagExists), errors.Is(err, snapshot.ErrBranchNotFound),
-		errors.Is(err, snapshot.ErrBranchExists), errors.Is(err, snapshot.ErrSnapshotNotFound),
-		errors.Is(err, snapshot.ErrInvalidName), errors.Is(err, snapshot.ErrInvalidConfig):
-		return mysql.NewSQLError(1210, mysql.SSUnknownSQLState, "Incorrect arguments to %s: %s", name, trimSentinel(msg))
-	case sql.ErrReadOnlyTransaction.Is(err), sql.ErrReadOnly.Is(err):
-		return provider.SQLError(err)
-	}
-	return provider.SQLError(err)
-}
-
-// trimSentinel drops a leading "package: sentinel: " from a message.
-func trimSentinel(msg string) string {
-	for _, s := range []error{procedures.ErrArgumentCount, procedures.ErrUnknownArgument, procedures.ErrInvalidCall,
-		procedures.ErrNoDatabase, procedures.ErrNotSupported} {
-		if rest, ok := strings.CutPrefix(msg, s.Error()+": "); ok {
-			return rest
-		}
-	}
-	return msg
+	return provider.SQLError(&procedures.CallError{Procedure: "sys." + stmt.proc, Err: err})
 }
 
 // procCatalog is the procedures' view of the provider.

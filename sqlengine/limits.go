@@ -6,7 +6,6 @@ import (
 	"math"
 	"regexp"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -14,6 +13,7 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/lakesql/lakesql/internal/metrics"
+	"github.com/lakesql/lakesql/provider"
 )
 
 // Statement limits, applied by opsHandler to every statement a client
@@ -95,33 +95,27 @@ func (l limits) apply(ctx context.Context) (context.Context, context.CancelFunc)
 }
 
 // interrupted gives the errors of a statement that was stopped MySQL's
-// codes: 3024 past max_execution_time, 1317 when killed or disconnected,
-// 3170 past the memory limit.
+// codes: the one error table (provider/errors.go) maps a cancelled
+// statement to 1317 and a memory limit to 3170; here a cancellation past
+// max_execution_time becomes 3024, and 3170 gets the limit's figures.
 func interrupted(ctx context.Context, l limits, st *metrics.Statement, err error) error {
 	if err == nil {
 		return nil
 	}
-	msg := err.Error()
 	var se *mysql.SQLError
-	if errors.As(err, &se) {
-		msg = se.Message
+	if !errors.As(provider.SQLError(err), &se) {
+		return err
 	}
 	switch {
-	case l.timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) && isCancel(err, msg):
+	case se.Num == 1317 && l.timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return mysql.NewSQLError(3024, mysql.SSUnknownSQLState, "Query execution was interrupted, maximum statement execution time exceeded")
-	case isCancel(err, msg):
-		return mysql.NewSQLError(1317, "70100", "Query execution was interrupted")
-	case l.memory > 0 && (errors.Is(err, metrics.ErrMemoryLimit) || strings.Contains(msg, metrics.ErrMemoryLimit.Error()) ||
-		sql.ErrNoMemoryAvailable.Is(err) || strings.Contains(msg, "no memory available")):
+	case se.Num == 1317:
+		return se
+	case se.Num == 3170 && l.memory > 0:
 		return mysql.NewSQLError(3170, mysql.SSUnknownSQLState,
 			"Memory capacity of %d bytes for '%s' exceeded (the statement held about %d bytes); nothing was changed", l.memory, MemoryLimitVariable, st.MemoryUsed())
 	}
 	return err
-}
-
-func isCancel(err error, msg string) bool {
-	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
-		strings.Contains(msg, "context canceled") || strings.Contains(msg, "context deadline exceeded")
 }
 
 // newContext is the server's sql.ContextFactory: a statement with a memory

@@ -193,6 +193,7 @@ func NewEngine(pro *provider.Provider, readOnly bool, pre ...analyzer.Rule) *sql
 	b = b.AddPostAnalyzeRule(builtins.SetOpTypesRuleID, builtins.SetOpTypesRule) // columns of a UNION in a derived table keep the UNION's types
 	b = b.AddPostAnalyzeRule(provider.PushdownRuleID, provider.PushdownRule)
 	provider.InstallAggregateVariables()
+	provider.InstallBatchScanVariable()
 	b = b.AddPostAnalyzeRule(provider.AggregateRuleID, provider.AggregateRule) // after pushdown: the scan prunes by the filter
 	b = b.AddPostAnalyzeRule(provider.LookupKeyRuleID, provider.LookupKeyRule)
 	b = b.AddPostAnalyzeRule(builtins.FixedDecimalsRuleID, builtins.FixedDecimalsRule) // ROUND(x, 2) of a DOUBLE prints 2 decimals
