@@ -79,18 +79,31 @@ func (d *fileDeletion) referencedData(ctx context.Context, bm *BranchManager, na
 			return nil, err
 		}
 	}
+	// An expiration deletes the manifests of the snapshots it expires
+	// before their snapshot files, oldest first, as Java's does: one that
+	// was stopped (a crash) or is running leaves the oldest snapshots
+	// without their manifest lists. Those half-expired snapshots, a prefix
+	// of the list, reference nothing any more; the first whole one is then
+	// read in full. A missing list after a whole snapshot is an error.
+	var kept []*Snapshot
+	full, prefix := true, true
 	for i, s := range snaps {
-		if i == 0 || snaps[i-1].ID != s.ID-1 {
-			if err := visitLive(s); err != nil {
-				return nil, err
-			}
-			continue
+		var err error
+		if full || snaps[i-1].ID != s.ID-1 {
+			err = visitLive(s)
+		} else {
+			err = d.visitEntries(ctx, s.DeltaManifestList, manifest.FileKindAdd, visit)
 		}
-		if err := d.visitEntries(ctx, s.DeltaManifestList, manifest.FileKindAdd, visit); err != nil {
+		if err != nil {
+			if prefix && i+1 < len(snaps) && isNotExist(err) {
+				continue // half-expired
+			}
 			return nil, err
 		}
+		full, prefix = false, false
+		kept = append(kept, s)
 	}
-	return append(snaps, tags...), nil
+	return append(kept, tags...), nil
 }
 
 // visitEntries calls visit for the entries of kind in the manifests of

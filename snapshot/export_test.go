@@ -10,3 +10,14 @@ func LiveSetsReused() int {
 	defer lives.mu.Unlock()
 	return lives.reused
 }
+
+// DropCaches empties the process-wide caches of decoded manifests and live
+// sets, as a restarted process starts.
+func DropCaches() {
+	manifests.mu.Lock()
+	manifests.files, manifests.order, manifests.entries = map[string]cachedManifest{}, nil, 0
+	manifests.mu.Unlock()
+	lives.mu.Lock()
+	lives.sets, lives.latest, lives.order, lives.entries = map[string]*liveSet{}, map[string]*liveSet{}, nil, 0
+	lives.mu.Unlock()
+}
