@@ -45,9 +45,6 @@ type killOp struct {
 // after the restart's roll-forward), no transaction record is left, and
 // both tables answer reads.
 func TestKillServeDuringIngest(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and kills lakesql serve 20 times; not in -short")
-	}
 	const kills, writers = 20, 4
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "lakesql")
