@@ -163,7 +163,9 @@ func newAggregateScan(gb *plan.GroupBy) *AggregateScan {
 	}
 	for _, e := range gb.GroupByExprs {
 		p, ok := as.column(e)
-		if !ok || !groupKeyType(as.typeAt(p)) {
+		// Group keys are grouped by exact value equality, as MySQL groups
+		// them: the types an index key may have (lookup_bounds.go).
+		if !ok || !indexKeyType(as.typeAt(p)) {
 			return nil
 		}
 		as.keys = append(as.keys, p)
@@ -320,18 +322,6 @@ func minMaxType(t *schema.DataType) bool {
 	switch t.Root {
 	case schema.TypeTinyInt, schema.TypeSmallInt, schema.TypeInt, schema.TypeBigInt, schema.TypeDecimal,
 		schema.TypeVarChar, schema.TypeDate:
-		return true
-	case schema.TypeTimestamp, schema.TypeLocalZonedTimestamp:
-		return t.Precision <= 6
-	}
-	return false
-}
-
-// groupKeyType: types grouped by exact value equality as MySQL groups them.
-func groupKeyType(t *schema.DataType) bool {
-	switch t.Root {
-	case schema.TypeBoolean, schema.TypeTinyInt, schema.TypeSmallInt, schema.TypeInt, schema.TypeBigInt,
-		schema.TypeDecimal, schema.TypeVarChar, schema.TypeDate:
 		return true
 	case schema.TypeTimestamp, schema.TypeLocalZonedTimestamp:
 		return t.Precision <= 6

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -355,7 +356,7 @@ func (p *aggPartial) minMax(b *lsmread.Batch, a int, spec aggSpec) {
 			} else {
 				x = int64(vec.Int32[i])
 			}
-			if acc.n == 0 || better(cmpInt(x, acc.bestI)) {
+			if acc.n == 0 || better(cmp.Compare(x, acc.bestI)) {
 				acc.bestI = x
 			}
 		case lsmread.VectorString:
@@ -371,16 +372,6 @@ func (p *aggPartial) minMax(b *lsmread.Batch, a int, spec aggSpec) {
 		}
 		acc.n++
 	}
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func cmpStr(a, b string) int {
@@ -529,7 +520,7 @@ func (p *aggPartial) combine(spec aggSpec, dst, src *accum) {
 		var c int
 		switch p.kinds[spec.col] {
 		case lsmread.VectorInt64, lsmread.VectorInt32:
-			c = cmpInt(src.bestI, dst.bestI)
+			c = cmp.Compare(src.bestI, dst.bestI)
 		case lsmread.VectorString:
 			c = cmpStr(src.bestS, dst.bestS)
 		default:
