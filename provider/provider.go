@@ -43,6 +43,8 @@ type Provider struct {
 		sync.Mutex
 		m map[string]*handle
 	}
+	// points are the prepared plans of point queries (point_plan.go).
+	points pointPlans
 }
 
 var _ sql.DatabaseProvider = (*Provider)(nil)
