@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dolthub/go-mysql-server/server"
 	"github.com/dolthub/go-mysql-server/sql"
@@ -202,6 +203,35 @@ func isAccountStatement(q string) bool {
 	return false
 }
 
+// mayReadAccounts is readsAccounts.MatchString(q), with the regexp (which
+// tries every position of the statement) run only when q holds one of the
+// words it needs (or non-ASCII text, which Unicode case folding could
+// match).
+func mayReadAccounts(q string) bool {
+	for i := 0; i < len(q); i++ {
+		if q[i] >= utf8.RuneSelf {
+			return readsAccounts.MatchString(q)
+		}
+	}
+	for _, w := range []string{"mysql", "grants", "current_user"} {
+		if containsFold(q, w) {
+			return readsAccounts.MatchString(q)
+		}
+	}
+	return false
+}
+
+// containsFold reports whether s contains the lower-case ASCII word w in
+// any letter case.
+func containsFold(s, w string) bool {
+	for i := 0; i+len(w) <= len(s); i++ {
+		if s[i]|0x20 == w[0] && strings.EqualFold(s[i:i+len(w)], w) {
+			return true
+		}
+	}
+	return false
+}
+
 func (h *accessHandler) refresh(ctx context.Context, account bool) {
 	age := accountRefresh
 	if account {
@@ -238,7 +268,7 @@ func (h *accessHandler) ComQuery(ctx context.Context, c *mysql.Conn, query strin
 		}
 	}
 	account := isAccountStatement(query)
-	h.refresh(ctx, account || readsAccounts.MatchString(query))
+	h.refresh(ctx, account || mayReadAccounts(query))
 	if m := alterRequire.FindStringSubmatch(query); m != nil {
 		return accessError(h.alterRequire(ctx, c, query, m, callback))
 	}
