@@ -77,3 +77,28 @@ func TestMayReadAccountsEqualsRegexp(t *testing.T) {
 		}
 	}
 }
+
+// TestParseDDLFirstTokenCheck: parseDDL (which skips statements whose first
+// token is not CREATE, ALTER or SHOW) answers what parsing every statement
+// whole answers (what tryDDL reads of it), for random statements: DDL, other statements, comments
+// (executable ones too), unterminated strings and comments.
+func TestParseDDLFirstTokenCheck(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	heads := []string{"", " ", "CREATE TABLE t (a INT)", "create table ", "ALTER TABLE t ADD c INT", "alter\ttable t ", "SHOW CREATE TABLE t",
+		"SHOW CREATE PAIMON TABLE t", "SELECT 1", "/*!80000 CREATE TABLE x (a INT) */", "-- c\n", "--c\nCREATE TABLE u (b INT)", "# x\n",
+		"/* c */ ALTER TABLE t ", "(", "'", "CREATE\u00a0TABLE ", "ALTER", "CREATE", "SHOW"}
+	for range 20000 {
+		var b strings.Builder
+		for range 1 + r.IntN(3) {
+			b.WriteString(heads[r.IntN(len(heads))])
+		}
+		b.WriteString(randomStatement(r))
+		q := b.String()
+		s1, ok1, err1 := parseDDL(q)
+		s2, ok2, err2 := parseDDLText(q)
+		// (tryDDL reads the statement and error only when ok)
+		if ok1 != ok2 || ok1 && (fmt.Sprint(err1) != fmt.Sprint(err2) || fmt.Sprintf("%#v", s1) != fmt.Sprintf("%#v", s2)) {
+			t.Fatalf("parseDDL(%q) = %#v, %v, %v; parsed whole: %#v, %v, %v", q, s1, ok1, err1, s2, ok2, err2)
+		}
+	}
+}
