@@ -40,7 +40,7 @@ type Provider struct {
 
 	// handles are the long-lived table handles, by handleKey (handles.go).
 	handles struct {
-		sync.Mutex
+		sync.RWMutex
 		m map[string]*handle
 	}
 	// points are the prepared plans of point queries (point_plan.go).
