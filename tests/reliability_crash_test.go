@@ -43,6 +43,16 @@ type crashCase struct {
 	// files: the operation changes only the files (compaction): the
 	// state includes the files per level.
 	files bool
+	// history: the operation may stop at any state the setup went
+	// through from its statement history[0] on (a rollback deletes the
+	// snapshots newest first, as Java does: a crash part-way leaves the
+	// newest snapshot not yet deleted as the latest, a whole snapshot).
+	history []int
+	// retry: when the crash left the state before (or, with history, one
+	// on the way), a new server runs op again and must reach the state
+	// after; then retryWrite must succeed (a re-created table is usable).
+	retry      bool
+	retryWrite []string
 }
 
 const crashTable = "CREATE TABLE t (k BIGINT PRIMARY KEY, v VARCHAR(16)) WITH ('bucket' = '2')"
@@ -73,7 +83,8 @@ var crashCases = []crashCase{
 		"CALL sys.expire_snapshots(`table` => 't', retain_min => 1, retain_max => 1)"},
 		op: []string{"CALL sys.delete_tag('t', 'tg')"}, dropsFiles: true},
 	{name: "create table", setup: []string{crashTable, "INSERT INTO t VALUES (1, 'a')"},
-		op: []string{"CREATE TABLE n (k BIGINT PRIMARY KEY, s VARCHAR(8)) WITH ('bucket' = '1')"}},
+		op:    []string{"CREATE TABLE n (k BIGINT PRIMARY KEY, s VARCHAR(8)) WITH ('bucket' = '1')"},
+		retry: true, retryWrite: []string{"INSERT INTO n VALUES (1, 'x')", "UPDATE n SET s = 'y' WHERE k = 1"}},
 	{name: "alter table", setup: []string{crashTable, "INSERT INTO t VALUES (1, 'a')"},
 		op: []string{"ALTER TABLE t ADD COLUMN w BIGINT"}},
 	{name: "drop table", setup: []string{crashTable, "CREATE TABLE d (k BIGINT PRIMARY KEY) WITH ('bucket' = '1')", "INSERT INTO t VALUES (1, 'a')", "INSERT INTO d VALUES (1), (2)"},
@@ -86,6 +97,9 @@ var crashCases = []crashCase{
 		op: []string{"CREATE DATABASE d2"}},
 	{name: "drop database", setup: []string{crashTable, "CREATE DATABASE d2", "CREATE TABLE d2.x (k BIGINT PRIMARY KEY) WITH ('bucket' = '1')", "INSERT INTO d2.x VALUES (1)"},
 		op: []string{"DROP DATABASE d2"}, dropsFiles: true},
+	{name: "rollback_to", setup: []string{crashTable, "INSERT INTO t VALUES (1, 'a'), (2, 'b')", "INSERT INTO t VALUES (3, 'c')",
+		"UPDATE t SET v = 'B' WHERE k = 2", "DELETE FROM t WHERE k = 1"},
+		op: []string{"CALL sys.rollback_to(`table` => 't', snapshot_id => 1)"}, dropsFiles: true, history: []int{1, 2, 3, 4}, retry: true},
 	{name: "remove_orphan_files", setup: []string{crashTable, "INSERT INTO t VALUES (1, 'a')", "INSERT INTO t VALUES (2, 'b')"}, orphan: true,
 		op: []string{"CALL sys.remove_orphan_files(`table` => 't')"}},
 }
@@ -110,7 +124,7 @@ var crashCases = []crashCase{
 // local store goes to a new file renamed or linked into place, so no
 // write reaches a file of the template).
 func TestCrashAtEveryOperation(t *testing.T) {
-	var crashes, acked, inDoubt atomic.Int64
+	var crashes, acked, inDoubt, midway, retried atomic.Int64
 	start := time.Now()
 	var cases []*crashCase
 	for i := range crashCases {
@@ -124,6 +138,7 @@ func TestCrashAtEveryOperation(t *testing.T) {
 		c             *crashCase
 		tmpl          string
 		before, after string
+		history       []string
 		n             int64
 		f             storage.Fault
 		what          string
@@ -135,7 +150,7 @@ func TestCrashAtEveryOperation(t *testing.T) {
 	eachOf(t, workers, len(cases), func(t testing.TB, i int) {
 		c := cases[i]
 		tmpl := filepath.Join(root, fmt.Sprintf("case%02d", i), "tmpl")
-		before, after, ops := crashTemplate(t, *c, tmpl)
+		before, after, history, ops := crashTemplate(t, *c, tmpl)
 		mu.Lock()
 		defer mu.Unlock()
 		for i, op := range ops {
@@ -145,7 +160,7 @@ func TestCrashAtEveryOperation(t *testing.T) {
 			}
 			for _, f := range faults {
 				what := fmt.Sprintf("%s: crash %s op #%d of %d (%v)", c.name, map[storage.Fault]string{storage.CrashBefore: "before", storage.CrashAfter: "after"}[f], i+1, len(ops), op)
-				points = append(points, point{c: c, tmpl: tmpl, before: before, after: after, n: int64(i + 1), f: f, what: what})
+				points = append(points, point{c: c, tmpl: tmpl, before: before, after: after, history: history, n: int64(i + 1), f: f, what: what})
 			}
 		}
 	})
@@ -154,17 +169,19 @@ func TestCrashAtEveryOperation(t *testing.T) {
 	}
 	eachOf(t, workers, len(points), func(t testing.TB, i int) {
 		p := points[i]
-		ack, doubt := crashOnce(t, *p.c, p.tmpl, p.n, p.f, p.before, p.after, p.what)
+		out := crashOnce(t, *p.c, p.tmpl, p.n, p.f, p.before, p.after, p.history, p.what)
 		crashes.Add(1)
-		if ack {
-			acked.Add(1)
-		}
-		if doubt {
-			inDoubt.Add(1)
+		for _, c := range []struct {
+			n  *atomic.Int64
+			is bool
+		}{{&acked, out.ack}, {&inDoubt, out.doubt}, {&midway, out.midway}, {&retried, out.retried}} {
+			if c.is {
+				c.n.Add(1)
+			}
 		}
 	})
-	t.Logf("%d injected crashes in %d kinds of operation (%d acknowledged before the crash, %d in doubt) in %v with %d workers",
-		crashes.Load(), len(cases), acked.Load(), inDoubt.Load(), time.Since(start).Round(time.Millisecond), workers)
+	t.Logf("%d injected crashes in %d kinds of operation (%d acknowledged before the crash, %d in doubt, %d stopped part-way in the history, %d retried) in %v with %d workers",
+		crashes.Load(), len(cases), acked.Load(), inDoubt.Load(), midway.Load(), retried.Load(), time.Since(start).Round(time.Millisecond), workers)
 	if n := crashes.Load(); n < 1000 && os.Getenv("LAKESQL_CRASH_CASE") == "" {
 		t.Errorf("%d injected crashes, want at least 1,000", n)
 	}
@@ -236,12 +253,17 @@ func eachOf(t *testing.T, workers, n int, do func(t testing.TB, i int)) {
 
 // crashTemplate builds the template warehouse of c and runs c.op once on a
 // copy, recording the storage operations. It returns the state before and
-// after the operation and the operations.
-func crashTemplate(t testing.TB, c crashCase, tmpl string) (before, after string, ops []storage.Op) {
+// after the operation, the states of c.history and the operations.
+func crashTemplate(t testing.TB, c crashCase, tmpl string) (before, after string, history []string, ops []storage.Op) {
 	t.Helper()
 	ctx := context.Background()
 	srv, db := crashServer(t, tmpl, nil)
-	mustExec(t, db, c.setup...)
+	for i, q := range c.setup {
+		mustExec(t, db, q)
+		if slices.Contains(c.history, i) {
+			history = append(history, crashState(t, db, c.files))
+		}
+	}
 	before = crashState(t, db, c.files)
 	db.Close()
 	srv.Close()
@@ -281,12 +303,19 @@ func crashTemplate(t testing.TB, c crashCase, tmpl string) (before, after string
 	if before == after && !c.orphan {
 		t.Fatalf("%s: the operation changes nothing visible:\n%s", c.name, before)
 	}
-	return before, after, ops
+	return before, after, history, ops
+}
+
+// crashOutcome is what a crash point found.
+type crashOutcome struct {
+	ack, doubt bool // the operation was acknowledged; answered 1180 in doubt
+	midway     bool // the state is one of the history's, neither before nor after
+	retried    bool // the operation was run again
 }
 
 // crashOnce runs c.op on a copy of tmpl, crashing at its n-th storage
 // operation, and checks what a new server finds.
-func crashOnce(t testing.TB, c crashCase, tmpl string, n int64, f storage.Fault, before, after, what string) (ack, doubt bool) {
+func crashOnce(t testing.TB, c crashCase, tmpl string, n int64, f storage.Fault, before, after string, history []string, what string) (out crashOutcome) {
 	t.Helper()
 	ctx := context.Background()
 	work, err := os.MkdirTemp(filepath.Dir(tmpl), "w")
@@ -319,14 +348,14 @@ func crashOnce(t testing.TB, c crashCase, tmpl string, n int64, f storage.Fault,
 	if err != nil {
 		t.Fatal(err)
 	}
-	ack = true
+	out.ack = true
 	for _, q := range c.op {
 		if _, err = conn.ExecContext(ctx, q); err != nil {
-			ack = false
+			out.ack = false
 			var me *mysql.MySQLError
 			// 1180 saying the record is written: the transaction
 			// completes; saying the outcome is unknown: either state.
-			doubt = errors.As(err, &me) && me.Number == 1180 && strings.Contains(me.Message, "will be completed")
+			out.doubt = errors.As(err, &me) && me.Number == 1180 && strings.Contains(me.Message, "will be completed")
 			break
 		}
 	}
@@ -351,12 +380,16 @@ func crashOnce(t testing.TB, c crashCase, tmpl string, n int64, f storage.Fault,
 			got = before // an expiration part-way: as the one before for what follows
 		}
 	}
+	if got != before && got != after && slices.Contains(history, got) {
+		got = before // a rollback part-way: a whole snapshot of the history
+		out.midway = true
+	}
 	switch {
 	case got != before && got != after:
 		t.Errorf("%s: the warehouse is in neither state:\n%s\nbefore:\n%s\nafter:\n%s", what, got, before, after)
 		return
-	case (ack || doubt) && got != after:
-		t.Errorf("%s: acknowledged (in doubt: %v), but the state is the one before", what, doubt)
+	case (out.ack || out.doubt) && got != after:
+		t.Errorf("%s: acknowledged (in doubt: %v), but the state is the one before", what, out.doubt)
 		return
 	}
 	for _, err := range snapshot.ListTxRecords(ctx, base) {
@@ -416,7 +449,24 @@ func crashOnce(t testing.TB, c crashCase, tmpl string, n int64, f storage.Fault,
 			t.Errorf("%s: a second orphan cleaning of %s finds %v (%v)", what, tbl, res.Paths, err)
 		}
 	}
-	return ack, doubt
+	if c.retry && state != after {
+		for _, q := range c.op {
+			if _, err := db.Exec(q); err != nil {
+				t.Errorf("%s: the retry after the crash: %s: %v", what, q, err)
+				return out
+			}
+		}
+		if again := crashState(t, db, c.files); again != after {
+			t.Errorf("%s: the retry after the crash reaches\n%s\nnot the state after:\n%s", what, again, after)
+		}
+		for _, q := range c.retryWrite {
+			if _, err := db.Exec(q); err != nil {
+				t.Errorf("%s: after the retry: %s: %v", what, q, err)
+			}
+		}
+		out.retried = true
+	}
+	return out
 }
 
 // earliestOut takes the earliest snapshot id out of a crashState.
