@@ -1,0 +1,222 @@
+package tests
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/lakesql/lakesql/internal/storage"
+	"github.com/lakesql/lakesql/sqlengine"
+)
+
+// noConditionalCreate opens the local folder dir as a store whose
+// CreateIfNotExists overwrites (an S3-compatible store that ignores
+// If-None-Match: *), in itself and in every Sub.
+func noConditionalCreate(t *testing.T, dir string) storage.Storage {
+	t.Helper()
+	st, err := storage.Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return storage.NewFaulty(st, &storage.Injector{Overwrite: true})
+}
+
+// TestCommitLockWithoutConditionalCreate: two servers on one warehouse
+// whose store does not honour conditional create, both configured with
+// the same file: commit lock, race read-modify-write UPDATEs and INSERTs
+// through the protocol. The servers reach the warehouse by two spellings
+// of its path (a symlink), so they share no in-process lock or group
+// commit: only the commit lock keeps them from publishing the same
+// snapshot id. Model check: every acknowledged increment and row is
+// there, read through both servers, and the snapshot ids are consecutive.
+func TestCommitLockWithoutConditionalCreate(t *testing.T) {
+	dir := t.TempDir()
+	wh := filepath.Join(dir, "warehouse")
+	if err := os.MkdirAll(wh, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	alias := filepath.Join(dir, "alias")
+	if err := os.Symlink(wh, alias); err != nil {
+		t.Fatal(err)
+	}
+	lock := "file:" + filepath.Join(dir, "locks")
+	var dbs []*sql.DB
+	for _, p := range []string{wh, alias} {
+		st := noConditionalCreate(t, p)
+		addr := startServerConfig(t, sqlengine.Config{Storage: st, Warehouse: st.URL(), Host: "127.0.0.1", Port: 0, CommitLock: lock})
+		db := openWarehouseDB(t, addr, "default", "")
+		db.SetMaxOpenConns(8)
+		dbs = append(dbs, db)
+	}
+	const keys = 4
+	mustExec(t, dbs[0], "CREATE TABLE c (k INT PRIMARY KEY, v INT)")
+	mustExec(t, dbs[0], "CREATE TABLE a (id INT PRIMARY KEY, g INT)")
+	mustExec(t, dbs[0], "INSERT INTO c VALUES (0, 0), (1, 0), (2, 0), (3, 0)")
+
+	const perServer, rounds = 4, 20
+	var (
+		increments [keys]atomic.Int64
+		inserted   atomic.Int64
+		retries    atomic.Int64
+		wg         sync.WaitGroup
+		failed     = make(chan error, 2*perServer)
+	)
+	// exec runs a statement until it commits, retrying on 1213 (nothing
+	// was committed then).
+	exec := func(db *sql.DB, q string, args ...any) error {
+		for attempt := 0; ; attempt++ {
+			_, err := db.Exec(q, args...)
+			if err == nil {
+				return nil
+			}
+			if mysqlErrNo(err) != 1213 || attempt == 50 {
+				return fmt.Errorf("%s: %w", q, err)
+			}
+			retries.Add(1)
+		}
+	}
+	for s, db := range dbs {
+		for g := range perServer {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				w := s*perServer + g
+				for i := range rounds {
+					k := (w + i) % keys
+					if err := exec(db, "UPDATE c SET v = v + 1 WHERE k = ?", k); err != nil {
+						failed <- err
+						return
+					}
+					increments[k].Add(1)
+					if err := exec(db, "INSERT INTO a VALUES (?, ?)", w*1000+i, w); err != nil {
+						failed <- err
+						return
+					}
+					inserted.Add(1)
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	close(failed)
+	for err := range failed {
+		t.Fatal(err)
+	}
+	for s, db := range dbs {
+		for k := range keys {
+			var v int64
+			if err := db.QueryRow("SELECT v FROM c WHERE k = ?", k).Scan(&v); err != nil {
+				t.Fatal(err)
+			}
+			if want := increments[k].Load(); v != want {
+				t.Errorf("server %d: key %d = %d, want %d acknowledged increments (a commit was lost)", s, k, v, want)
+			}
+		}
+		var n int64
+		if err := db.QueryRow("SELECT COUNT(*) FROM a").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if want := inserted.Load(); n != want {
+			t.Errorf("server %d: %d rows in a, want %d acknowledged inserts", s, n, want)
+		}
+	}
+	for _, table := range []string{"c", "a"} {
+		ids := queryStrings(t, dbs[1], fmt.Sprintf("SELECT snapshot_id FROM `%s$snapshots` ORDER BY snapshot_id", table))
+		for i, id := range ids {
+			if len(id) != 1 || id[0] != strconv.Itoa(i+1) {
+				t.Fatalf("%s: snapshot ids %v are not 1 … %d", table, ids, len(ids))
+			}
+		}
+		t.Logf("%s: %d snapshots", table, len(ids))
+	}
+	t.Logf("%d increments, %d inserts, %d retries on 1213", 2*perServer*rounds, inserted.Load(), retries.Load())
+}
+
+// TestCommitLockNotTaken: while another writer holds the commit lock past
+// commit-lock-timeout, a commit, a two-table transaction, a tag and a
+// CREATE TABLE each fail with MySQL's 1205 naming the lock, change
+// nothing and leave the connection usable; once it is released they
+// succeed.
+func TestCommitLockNotTaken(t *testing.T) {
+	dir := t.TempDir()
+	lock := "file:" + filepath.Join(dir, "locks")
+	st := noConditionalCreate(t, filepath.Join(dir, "warehouse"))
+	addr := startServerConfig(t, sqlengine.Config{Storage: st, Warehouse: st.URL(), Host: "127.0.0.1", Port: 0,
+		CommitLock: lock, CommitLockTimeout: 200 * time.Millisecond, CompactionWorkers: -1})
+	db := openWarehouseDB(t, addr, "default", "")
+	mustExec(t, db, "CREATE TABLE t (k INT PRIMARY KEY, v INT)")
+	mustExec(t, db, "CREATE TABLE u (k INT PRIMARY KEY)")
+	mustExec(t, db, "INSERT INTO t VALUES (1, 1)")
+
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	holder, err := storage.ParseLock(lock, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := func() string {
+		return fmt.Sprint(queryStrings(t, db, "SELECT k, v FROM t ORDER BY k"), queryStrings(t, db, "SELECT k FROM u"),
+			queryStrings(t, db, "SELECT snapshot_id FROM `t$snapshots`"), queryStrings(t, db, "SELECT snapshot_id FROM `u$snapshots`"),
+			queryStrings(t, db, "SELECT tag_name FROM `t$tags`"), queryStrings(t, db, "SHOW TABLES"))
+	}
+	cases := []struct {
+		key   string // the lock held
+		stmts []string
+	}{
+		{"default.db/t/snapshot", []string{"INSERT INTO t VALUES (2, 2)"}},
+		{"default.db/t/snapshot", []string{"UPDATE t SET v = 5 WHERE k = 1"}},
+		{"_lakesql/transactions", []string{"BEGIN", "INSERT INTO t VALUES (3, 3)", "INSERT INTO u VALUES (3)", "COMMIT"}},
+		{"default.db/t/tag", []string{"CALL sys.create_tag('default.t', 'x', 1)"}},
+		{"default.db/z/schema", []string{"CREATE TABLE z (k INT)"}},
+	}
+	for _, tc := range cases {
+		before := state()
+		unlock, err := holder.Lock(ctx, tc.key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := tc.stmts[len(tc.stmts)-1]
+		for _, q := range tc.stmts {
+			_, err := conn.ExecContext(ctx, q)
+			if q != last {
+				if err != nil {
+					t.Fatalf("%s: %v", q, err)
+				}
+				continue
+			}
+			if mysqlErrNo(err) != 1205 || !strings.Contains(err.Error(), "commit lock") || !strings.Contains(err.Error(), "commit-lock-timeout") {
+				t.Fatalf("%s with %s locked: %v, want 1205 naming the commit lock and commit-lock-timeout", q, tc.key, err)
+			}
+		}
+		var one int
+		if err := conn.QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil {
+			t.Fatalf("the connection after %s: %v", last, err)
+		}
+		if after := state(); after != before {
+			t.Fatalf("%s failed on the lock but changed the warehouse:\nbefore %s\nafter  %s", last, before, after)
+		}
+		if err := unlock(); err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range tc.stmts {
+			if _, err := conn.ExecContext(ctx, q); err != nil {
+				t.Fatalf("%s once the lock is free: %v", q, err)
+			}
+		}
+	}
+	if got := fmt.Sprint(queryStrings(t, db, "SELECT k, v FROM t ORDER BY k"), queryStrings(t, db, "SELECT k FROM u")); got != "[[1 5] [2 2] [3 3]] [[3]]" {
+		t.Fatalf("after the lock was free: %s", got)
+	}
+}
