@@ -1,8 +1,10 @@
 package tests
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,6 +16,7 @@ import (
 	"time"
 
 	"github.com/lakesql/lakesql/internal/storage"
+	"github.com/lakesql/lakesql/lsmwrite/compactjob"
 	"github.com/lakesql/lakesql/sqlengine"
 )
 
@@ -218,5 +221,60 @@ func TestCommitLockNotTaken(t *testing.T) {
 	}
 	if got := fmt.Sprint(queryStrings(t, db, "SELECT k, v FROM t ORDER BY k"), queryStrings(t, db, "SELECT k FROM u")); got != "[[1 5] [2 2] [3 3]] [[3]]" {
 		t.Fatalf("after the lock was free: %s", got)
+	}
+}
+
+// TestCommitLockCompactionJob: `lakesql compact --commit-lock` commits
+// under the servers' lock: while the table's lock is held it fails with
+// ErrLockTimeout and commits nothing, once free it compacts; a lock
+// setting that is not one is a usage error.
+func TestCommitLockCompactionJob(t *testing.T) {
+	dir := t.TempDir()
+	wh := filepath.Join(dir, "warehouse")
+	lock := "file:" + filepath.Join(dir, "locks")
+	st := noConditionalCreate(t, wh)
+	addr := startServerConfig(t, sqlengine.Config{Storage: st, Warehouse: st.URL(), Host: "127.0.0.1", Port: 0, CommitLock: lock, CompactionWorkers: -1})
+	db := openWarehouseDB(t, addr, "default", "")
+	mustExec(t, db, "CREATE TABLE j (k INT PRIMARY KEY, v INT) WITH ('write-only' = 'true')")
+	for i := range 3 {
+		mustExec(t, db, fmt.Sprintf("INSERT INTO j VALUES (%d, %d)", i, i))
+	}
+	snapshots := func() string {
+		return fmt.Sprint(queryStrings(t, db, "SELECT snapshot_id, commit_kind FROM `j$snapshots`"))
+	}
+	before := snapshots()
+	ctx := context.Background()
+	holder, err := storage.ParseLock(lock, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := holder.Lock(ctx, "default.db/j/snapshot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--warehouse", wh, "--table", "default.j", "--full", "--commit-lock", lock}
+	var out, prog bytes.Buffer
+	err = compactjob.Run(ctx, &out, &prog, append(args, "--commit-lock-timeout", "200ms"))
+	if !errors.Is(err, storage.ErrLockTimeout) {
+		t.Fatalf("compact with the table's lock held: %v, want ErrLockTimeout", err)
+	}
+	if after := snapshots(); after != before {
+		t.Fatalf("a compaction that did not get the lock committed: %s → %s", before, after)
+	}
+	if err := unlock(); err != nil {
+		t.Fatal(err)
+	}
+	if err := compactjob.Run(ctx, &out, &prog, args); err != nil {
+		t.Fatalf("compact once the lock is free: %v\n%s", err, prog.String())
+	}
+	if got := queryStrings(t, db, "SELECT commit_kind FROM `j$snapshots` ORDER BY snapshot_id DESC LIMIT 1"); fmt.Sprint(got) != "[[COMPACT]]" {
+		t.Fatalf("last snapshot after the compaction: %v", got)
+	}
+	if got := fmt.Sprint(queryStrings(t, db, "SELECT k, v FROM j ORDER BY k")); got != "[[0 0] [1 1] [2 2]]" {
+		t.Fatalf("rows after the compaction: %s", got)
+	}
+	var ue compactjob.UsageError
+	if err := compactjob.Run(ctx, &out, &prog, []string{"--warehouse", wh, "--table", "default.j", "--commit-lock", "zk:x"}); !errors.As(err, &ue) {
+		t.Fatalf("--commit-lock zk:x: %v, want a usage error", err)
 	}
 }
