@@ -230,3 +230,25 @@ func TestParseLock(t *testing.T) {
 		t.Error("ParseLock of a folder under a file: no error")
 	}
 }
+
+// FuzzCheckLock: any setting either is refused with an error naming the
+// accepted forms, or is none or a file: lock with a folder.
+func FuzzCheckLock(f *testing.F) {
+	for _, s := range []string{"", "none", "file:/x", "file:///x", "file:", "file://", "zk:x", " NONE ", "file:rel/dir"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, spec string) {
+		err := storage.CheckLock(spec)
+		trimmed := strings.TrimSpace(spec)
+		switch {
+		case err != nil:
+			if !strings.Contains(err.Error(), "file:/path/to/lock-folder") {
+				t.Fatalf("CheckLock(%q) = %v: does not name the accepted form", spec, err)
+			}
+		case trimmed == "" || strings.EqualFold(trimmed, "none"):
+		case strings.HasPrefix(trimmed, "file:") && strings.TrimPrefix(strings.TrimPrefix(trimmed, "file:"), "//") != "":
+		default:
+			t.Fatalf("CheckLock(%q) accepted a setting that is neither none nor file:DIR", spec)
+		}
+	})
+}
