@@ -224,6 +224,73 @@ func TestCommitLockNotTaken(t *testing.T) {
 	}
 }
 
+// TestCommitLockWaitKilled: KILL QUERY does not interrupt a statement
+// that already waits for the commit lock (its commit runs detached from
+// the statement, as every group commit does, so that a kill never leaves
+// a commit half-done); the wait still ends at commit-lock-timeout with
+// 1205, nothing committed, the connection usable.
+func TestCommitLockWaitKilled(t *testing.T) {
+	dir := t.TempDir()
+	lock := "file:" + filepath.Join(dir, "locks")
+	st := noConditionalCreate(t, filepath.Join(dir, "warehouse"))
+	addr := startServerConfig(t, sqlengine.Config{Storage: st, Warehouse: st.URL(), Host: "127.0.0.1", Port: 0,
+		CommitLock: lock, CommitLockTimeout: time.Second, CompactionWorkers: -1})
+	db := openWarehouseDB(t, addr, "default", "")
+	mustExec(t, db, "CREATE TABLE t (k INT PRIMARY KEY, v INT)")
+	ctx := context.Background()
+	holder, err := storage.ParseLock(lock, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := holder.Lock(ctx, "default.db/t/snapshot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var id int64
+	if err := conn.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	start := time.Now()
+	go func() {
+		_, err := conn.ExecContext(ctx, "INSERT INTO t VALUES (1, 1)")
+		done <- err
+	}()
+	// Wait until the INSERT is running, then kill it.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		rows := queryStrings(t, db, "SELECT info FROM information_schema.processlist WHERE id = ?", id)
+		if len(rows) == 1 && strings.HasPrefix(rows[0][0], "INSERT") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the INSERT never showed in the process list: %v", rows)
+		}
+	}
+	mustExec(t, db, fmt.Sprintf("KILL QUERY %d", id))
+	select {
+	case err := <-done:
+		if mysqlErrNo(err) != 1205 {
+			t.Fatalf("INSERT waiting for the lock, killed: %v, want 1205 at commit-lock-timeout", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the killed INSERT still waits for the lock after 30 s (commit-lock-timeout 1 s)")
+	}
+	t.Logf("ended after %v (commit-lock-timeout 1 s)", time.Since(start).Round(time.Millisecond))
+	if got := queryStrings(t, db, "SELECT COUNT(*) FROM t"); fmt.Sprint(got) != "[[0]]" {
+		t.Fatalf("rows after the killed INSERT: %v", got)
+	}
+	var one int
+	if err := conn.QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil {
+		t.Fatalf("the connection after KILL QUERY: %v", err)
+	}
+}
+
 // TestCommitLockCompactionJob: `lakesql compact --commit-lock` commits
 // under the servers' lock: while the table's lock is held it fails with
 // ErrLockTimeout and commits nothing, once free it compacts; a lock
