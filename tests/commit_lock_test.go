@@ -345,3 +345,95 @@ func TestCommitLockCompactionJob(t *testing.T) {
 		t.Fatalf("--commit-lock zk:x: %v, want a usage error", err)
 	}
 }
+
+// TestCommitLockRacesOnEveryCreate: the other creates that must have one
+// winner, raced by two servers on a store without conditional create that
+// share a commit lock: the same CREATE TABLE (schema-0), the same tag, and
+// account changes (the accounts file's next version). Each CREATE TABLE
+// and tag has exactly one winner, and every account either server created
+// logs in on both servers (none lost to an overwritten accounts file).
+func TestCommitLockRacesOnEveryCreate(t *testing.T) {
+	dir := t.TempDir()
+	wh := filepath.Join(dir, "warehouse")
+	if err := os.MkdirAll(wh, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	alias := filepath.Join(dir, "alias")
+	if err := os.Symlink(wh, alias); err != nil {
+		t.Fatal(err)
+	}
+	lock := "file:" + filepath.Join(dir, "locks")
+	var (
+		dbs   []*sql.DB
+		addrs []string
+	)
+	for _, p := range []string{wh, alias} {
+		st := noConditionalCreate(t, p)
+		addr := startServerConfig(t, sqlengine.Config{Storage: st, Warehouse: st.URL(), Host: "127.0.0.1", Port: 0, CommitLock: lock, CompactionWorkers: -1})
+		addrs = append(addrs, addr)
+		dbs = append(dbs, openWarehouseDB(t, addr, "default", ""))
+	}
+	mustExec(t, dbs[0], "CREATE TABLE c (k INT PRIMARY KEY, v INT)")
+	mustExec(t, dbs[0], "INSERT INTO c VALUES (1, 1)")
+	// race runs q(s) on both servers at once and returns their errors.
+	race := func(q func(s int) string) [2]error {
+		var errs [2]error
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for s := range 2 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				for attempt := 0; ; attempt++ {
+					_, errs[s] = dbs[s].Exec(q(s))
+					if mysqlErrNo(errs[s]) != 1213 || attempt == 20 {
+						return
+					}
+				}
+			}()
+		}
+		close(start)
+		wg.Wait()
+		return errs
+	}
+	const rounds = 12
+	for i := range rounds {
+		for _, q := range []func(int) string{
+			func(int) string { return fmt.Sprintf("CREATE TABLE r%d (k INT PRIMARY KEY)", i) },
+			func(int) string { return fmt.Sprintf("CALL sys.create_tag('default.c', 't%d', 1)", i) },
+		} {
+			errs := race(q)
+			if (errs[0] == nil) == (errs[1] == nil) {
+				t.Fatalf("%s on both servers at once: %v / %v, want exactly one to succeed", q(0), errs[0], errs[1])
+			}
+		}
+		errs := race(func(s int) string { return fmt.Sprintf("CREATE USER 'u%d_%d'@'%%' IDENTIFIED BY 'pw'", s, i) })
+		for s, err := range errs {
+			if err != nil {
+				t.Fatalf("CREATE USER u%d_%d: %v", s, i, err)
+			}
+		}
+	}
+	if n := len(queryStrings(t, dbs[1], "SHOW TABLES")); n != rounds+1 {
+		t.Errorf("%d tables, want %d", n, rounds+1)
+	}
+	if n := len(queryStrings(t, dbs[1], "SELECT tag_name FROM `c$tags`")); n != rounds {
+		t.Errorf("%d tags, want %d", n, rounds)
+	}
+	for _, addr := range addrs {
+		for s := range 2 {
+			for i := range rounds {
+				u, err := sql.Open("mysql", fmt.Sprintf("u%d_%d:pw@tcp(%s)/", s, i, addr))
+				if err != nil {
+					t.Fatal(err)
+				}
+				err = u.Ping()
+				u.Close()
+				if err != nil {
+					t.Fatalf("account u%d_%d on %s: %v (its creation was lost)", s, i, addr, err)
+				}
+			}
+		}
+	}
+}
