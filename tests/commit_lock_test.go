@@ -222,6 +222,33 @@ func TestCommitLockNotTaken(t *testing.T) {
 	if got := fmt.Sprint(queryStrings(t, db, "SELECT k, v FROM t ORDER BY k"), queryStrings(t, db, "SELECT k FROM u")); got != "[[1 5] [2 2] [3 3]] [[3]]" {
 		t.Fatalf("after the lock was free: %s", got)
 	}
+	// A lock that fails (its folder replaced by a file): an error naming
+	// the lock, nothing changed; the folder back, writes work again.
+	lockDir := filepath.Join(dir, "locks")
+	if err := os.Rename(lockDir, lockDir+".away"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(lockDir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := state()
+	for _, q := range []string{"INSERT INTO t VALUES (4, 4)", "CREATE TABLE z2 (k INT)"} {
+		_, err := conn.ExecContext(ctx, q)
+		if err == nil || !strings.Contains(err.Error(), "commit lock") || !strings.Contains(err.Error(), lockDir) {
+			t.Fatalf("%s with a broken lock folder: %v, want an error naming the commit lock %s", q, err, lockDir)
+		}
+		t.Logf("%s with a broken lock: %v", q, err)
+	}
+	if after := state(); after != before {
+		t.Fatalf("writes that failed on the lock changed the warehouse:\nbefore %s\nafter  %s", before, after)
+	}
+	if err := os.Remove(lockDir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(lockDir+".away", lockDir); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, db, "INSERT INTO t VALUES (4, 4)", "CREATE TABLE z2 (k INT)")
 }
 
 // TestCommitLockWaitKilled: KILL QUERY does not interrupt a statement
