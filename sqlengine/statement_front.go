@@ -55,11 +55,7 @@ func (h *frontHandler) try(ctx context.Context, c *mysql.Conn, query string, cal
 	if err != nil || len(toks) < 2 {
 		return false, nil
 	}
-	// The statement's tokens without a trailing ';'.
-	body := toks[:len(toks)-1]
-	if n := len(body); n > 0 && body[n-1].IsSymbol(";") {
-		body = body[:n-1]
-	}
+	body := statementBody(toks)
 	if len(body) == 0 {
 		return false, nil
 	}
