@@ -14,8 +14,10 @@ import (
 //
 // Every front reads statements through it: the time-travel rewrite
 // (handler.go), the statement front (statement_front.go), statement
-// splitting (split.go), CALL (call_parse.go) and MERGE/OVERWRITE
-// (merge_lex.go) in MySQL's dialect (Lex), the DDL front (ddl_parse.go) in
+// splitting (split.go), CALL (call_parse.go), MERGE/OVERWRITE
+// (merge_lex.go), the account statements (account_parse.go), SHOW
+// COLLATION and SHOW TABLE STATUS in MySQL's dialect (Lex), the
+// MAX_EXECUTION_TIME hint (limits.go) in hintDialect, the DDL front (ddl_parse.go) in
 // the Flink DDL dialect (lexWith(s, ddlDialect): Flink strings, executable
 // comments lexed, one-byte symbols so ARRAY<ARRAY<INT>> nests).
 
