@@ -22,6 +22,7 @@ import (
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 
+	"github.com/lakesql/lakesql/provider"
 	"github.com/lakesql/lakesql/sqlengine/access"
 )
 
@@ -223,10 +224,10 @@ func (h *accessHandler) ComQuery(ctx context.Context, c *mysql.Conn, query strin
 	account := isAccountStatement(query)
 	h.refresh(ctx, account || readsAccounts(query))
 	if ar, ok := parseAlterRequire(query); ok {
-		return accessError(h.alterRequire(ctx, c, query, ar, callback))
+		return provider.SQLError(h.alterRequire(ctx, c, query, ar, callback))
 	}
 	if isShowOwnGrants(query) {
-		return accessError(h.showOwnGrants(ctx, c, query, callback))
+		return provider.SQLError(h.showOwnGrants(ctx, c, query, callback))
 	}
 	err := h.Handler.ComQuery(ctx, c, query, callback)
 	if err == nil && account {
@@ -237,7 +238,7 @@ func (h *accessHandler) ComQuery(ctx context.Context, c *mysql.Conn, query strin
 			return callError(err)
 		}
 	}
-	return accessError(err)
+	return provider.SQLError(err)
 }
 
 // showOwnGrants answers SHOW GRANTS for the session's own account.
@@ -294,7 +295,7 @@ func (h *accessHandler) alterRequire(ctx context.Context, c *mysql.Conn, query s
 // callError: a CALL without EXECUTE is MySQL's 1370.
 func callError(err error) error {
 	var se *mysql.SQLError
-	if err = accessError(err); errors.As(err, &se) && se.Num == 1142 {
+	if err = provider.SQLError(err); errors.As(err, &se) && se.Num == 1142 {
 		return mysql.NewSQLError(1370, "42000", "execute %s", se.Message)
 	}
 	return err
@@ -307,13 +308,13 @@ func (h *accessHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query 
 	if err == nil && account {
 		h.afterAccount(strings.TrimSuffix(query, rest))
 	}
-	return rest, accessError(err)
+	return rest, provider.SQLError(err)
 }
 
 func (h *accessHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) ([]*querypb.Field, error) {
 	h.refresh(ctx, false)
 	f, err := h.Handler.ComPrepare(ctx, c, query, prepare)
-	return f, accessError(err)
+	return f, provider.SQLError(err)
 }
 
 // afterAccount records CREATE USER … REQUIRE SSL | X509 (GMS parses and
@@ -338,24 +339,6 @@ func (h *accessHandler) afterAccount(query string) {
 	if err := h.s.sec.users.SetRequireSSL(sql.NewEmptyContext(), true, keys...); err != nil {
 		slog.Error("recording REQUIRE SSL failed", "accounts", fmt.Sprint(keys), "err", err)
 	}
-}
-
-// accessError gives GMS v0.20.0's privilege errors (1105) MySQL's codes.
-func accessError(err error) error {
-	var se *mysql.SQLError
-	if err == nil || !errors.As(err, &se) || se.Num != mysql.ERUnknownError {
-		return err
-	}
-	m := se.Message
-	switch {
-	case strings.HasPrefix(m, "command denied to user"):
-		return mysql.NewSQLError(1142, "42000", "%s", m)
-	case strings.HasPrefix(m, "Access denied for user") && strings.Contains(m, " to database "):
-		return mysql.NewSQLError(mysql.ERDBAccessDenied, "42000", "%s", m)
-	case strings.HasPrefix(m, "Access denied for user") && strings.Contains(m, " to table "):
-		return mysql.NewSQLError(1142, "42000", "%s", m)
-	}
-	return err
 }
 
 // checkFront checks the privileges of a statement the DDL or write front
