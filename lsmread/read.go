@@ -2,6 +2,7 @@ package lsmread
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -245,6 +246,8 @@ type mergeIterator struct {
 	sections [][][]manifest.DataFileMeta
 	next     int
 	cur      *kv.SortMergeReader
+	// raw reads a section that needs no merge (rawSection) as it is.
+	raw *rawIterator
 }
 
 func (r *Reader) openMerge(ctx context.Context, split *DataSplit) (RowIterator, error) {
@@ -265,6 +268,18 @@ func (r *Reader) openMerge(ctx context.Context, split *DataSplit) (RowIterator, 
 
 func (m *mergeIterator) Next() ([]any, error) {
 	for {
+		if m.raw != nil {
+			row, err := m.raw.Next()
+			if !errors.Is(err, io.EOF) {
+				return row, err
+			}
+			err = m.raw.Close()
+			m.raw = nil
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if m.cur != nil {
 			kvr, ok, err := m.cur.Next()
 			if err != nil {
@@ -289,6 +304,11 @@ func (m *mergeIterator) Next() ([]any, error) {
 		}
 		sec := m.sections[m.next]
 		m.next++
+		if rawSection(sec) {
+			rawSectionsRead.Add(1)
+			m.raw = newRawIterator(m.r, m.ctx, m.split.section(sec))
+			continue
+		}
 		runs := make([]kv.RecordReader, 0, len(sec))
 		for _, run := range sec {
 			readers := make([]kv.RecordReader, 0, len(run))
@@ -324,6 +344,11 @@ func closeAll(rs []kv.RecordReader) {
 }
 
 func (m *mergeIterator) Close() error {
+	if m.raw != nil {
+		err := m.raw.Close()
+		m.raw = nil
+		return err
+	}
 	if m.cur != nil {
 		err := m.cur.Close()
 		m.cur = nil
