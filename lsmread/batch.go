@@ -259,8 +259,8 @@ func (it *mergeBatches) Next(b *datafile.Batch) error {
 			it.held = true
 			break
 		}
-		for i, v := range row {
-			if err := it.own[i].Set(n, v); err != nil {
+		for i, j := range it.r.out {
+			if err := it.own[i].Set(n, row[j]); err != nil {
 				return fmt.Errorf("lsmread: column %s: %w", it.r.fields[it.r.out[i]].Name, err)
 			}
 		}

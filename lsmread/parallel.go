@@ -232,6 +232,7 @@ func (x *mixedRowIter) Next() ([]any, error) {
 			return nil, err
 		}
 		if !isBatch {
+			row = x.m.r.projectRow(row)
 			if x.convert != nil {
 				if err := x.convert(row); err != nil {
 					return nil, err

@@ -140,12 +140,22 @@ func checkFormat(f *manifest.DataFileMeta) error {
 	return nil
 }
 
+// passes reports whether a read-schema row passes the filter.
+func (r *Reader) passes(row []any) bool {
+	return r.filter == nil || Test(r.filter, func(f int) (any, bool) { return row[f], true }) == True
+}
+
 // project builds the output row of a read-schema row, or nil when the filter
 // rejects it.
 func (r *Reader) project(row []any) []any {
-	if r.filter != nil && Test(r.filter, func(f int) (any, bool) { return row[f], true }) != True {
+	if !r.passes(row) {
 		return nil
 	}
+	return r.projectRow(row)
+}
+
+// projectRow builds the output row of a read-schema row.
+func (r *Reader) projectRow(row []any) []any {
 	out := make([]any, len(r.out))
 	for i, j := range r.out {
 		out[i] = row[j]
@@ -275,8 +285,10 @@ func (m *mergeIterator) Next() ([]any, error) {
 	return row, err
 }
 
-// nextChunk returns the next merged row, or, when a section needs no merge,
-// fills b with its next column batch (batch true, row nil).
+// nextChunk returns the next merged row that passes the filter as a row of
+// the read schema (not projected; the caller must not keep it), or, when a
+// section needs no merge, fills b with its next column batch (batch true,
+// row nil).
 func (m *mergeIterator) nextChunk(b *datafile.Batch) (row []any, batch bool, err error) {
 	return m.next(b)
 }
@@ -314,6 +326,13 @@ func (m *mergeIterator) next(b *datafile.Batch) ([]any, bool, error) {
 			}
 			if ok {
 				if !kvr.Kind.IsAdd() {
+					continue
+				}
+				if b != nil {
+					// nextChunk: the caller projects (or copies) the row.
+					if m.r.passes(kvr.Value) {
+						return kvr.Value, false, nil
+					}
 					continue
 				}
 				if out := m.r.project(kvr.Value); out != nil {
