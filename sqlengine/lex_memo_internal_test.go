@@ -63,21 +63,6 @@ func TestLexMemoEqualsLexing(t *testing.T) {
 	}
 }
 
-// TestMayReadAccountsEqualsRegexp: the word prefilter of the access front
-// answers what the regexp answers.
-func TestMayReadAccountsEqualsRegexp(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
-	for range 20000 {
-		s := randomStatement(r)
-		if r.IntN(4) == 0 {
-			s = strings.ToUpper(s)
-		}
-		if got, want := mayReadAccounts(s), readsAccounts.MatchString(s); got != want {
-			t.Fatalf("mayReadAccounts(%q) = %v, the regexp says %v", s, got, want)
-		}
-	}
-}
-
 // TestParseDDLFirstTokenCheck: parseDDL (which skips statements whose first
 // token is not CREATE, ALTER or SHOW) answers what parsing every statement
 // whole answers (what tryDDL reads of it), for random statements: DDL, other statements, comments
