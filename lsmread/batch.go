@@ -8,6 +8,7 @@ import (
 
 	"github.com/lakesql/lakesql/internal/datafile"
 	"github.com/lakesql/lakesql/internal/dv"
+	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/internal/sortedrun"
 )
 
@@ -25,9 +26,19 @@ type BatchIterator interface {
 // optimized scans) are decoded from the Parquet pages into vectors
 // directly; merged splits (ReadMerge) merge their key runs and collect the
 // merged rows into batches.
+//
+// A merged split of a deduplicate table whose files hold disjoint key
+// ranges (a compacted bucket, or levels that do not overlap) is read raw
+// too: every key has one record, so its merge is the record itself when it
+// adds a row, and nothing when it retracts one.
 func (r *Reader) ReadBatches(ctx context.Context, split *DataSplit) (BatchIterator, error) {
 	if split.Mode == ReadRaw {
 		return &rawBatches{r: r, ctx: ctx, split: split}, nil
+	}
+	if ok, err := r.mergeIsRaw(ctx, split); err != nil {
+		return nil, err
+	} else if ok {
+		return &rawBatches{r: r, ctx: ctx, split: split, adds: true}, nil
 	}
 	rows, err := r.Read(ctx, split)
 	if err != nil {
@@ -41,6 +52,7 @@ type rawBatches struct {
 	r     *Reader
 	ctx   context.Context
 	split *DataSplit
+	adds  bool // KeyValue files read without their retractions (mergeIsRaw)
 	next  int
 	cur   *sortedrun.BatchReader
 	full  datafile.Batch // read-schema batch
@@ -129,7 +141,13 @@ func (it *rawBatches) openNext() error {
 	if it.r.filter != nil {
 		groups = it.r.rowGroups
 	}
-	cur, err := it.r.run.OpenBatches(it.ctx, it.split.file(f), vec, groups)
+	var cur *sortedrun.BatchReader
+	var err error
+	if it.adds {
+		cur, err = it.r.run.OpenBatchesAdds(it.ctx, it.split.file(f), groups)
+	} else {
+		cur, err = it.r.run.OpenBatches(it.ctx, it.split.file(f), vec, groups)
+	}
 	if err != nil {
 		return err
 	}
@@ -195,4 +213,15 @@ func (it *rowBatches) Close() error {
 	err := it.rows.Close()
 	it.rows = nil
 	return err
+}
+
+// mergeIsRaw reports whether a merged split can be read file by file
+// without merging (see ReadBatches): a deduplicate table read without its
+// retractions, whose files' key ranges do not overlap.
+func (r *Reader) mergeIsRaw(ctx context.Context, split *DataSplit) (bool, error) {
+	p := r.plan
+	if split.Mode != ReadMerge || p.Spec.KeepDelete || p.Core.MergeEngine != schema.MergeEngineDeduplicate || len(split.DeletionFiles) > 0 {
+		return false, nil
+	}
+	return r.disjointFiles(ctx, split)
 }
