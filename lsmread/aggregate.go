@@ -54,7 +54,7 @@ type Accum struct {
 	N     int64    // rows (COUNT), or non-NULL values seen (SUM, MIN, MAX)
 	Sum   int64    // the exact sum, unscaled, while it fits
 	Big   *big.Int // the sum once it left int64 (then Sum is unused)
-	BestI int64    // MIN/MAX of an integer column
+	BestI int64    // MIN/MAX of an integer column, or a DECIMAL(p ≤ 18) unscaled
 	BestS string   // MIN/MAX of a string column
 	Best  any      // MIN/MAX of another column (the value model)
 }
@@ -276,7 +276,7 @@ func (p *aggPartial) sum(b *Batch, a int, spec AggColumn) error {
 	na := len(p.spec.Aggs)
 	vec := &b.Cols[spec.Col]
 	switch vec.Kind() {
-	case VectorInt64:
+	case VectorInt64, VectorDecimal64: // DECIMAL: unscaled at the column's scale
 		for k, i := range p.rows {
 			if vec.Nulls == nil || !vec.Nulls[i] {
 				acc := &p.acc[int(p.gidx[k])*na+a]
@@ -340,9 +340,9 @@ func (p *aggPartial) minMax(b *Batch, a int, spec AggColumn) {
 		}
 		acc := &p.acc[int(p.gidx[k])*na+a]
 		switch vec.Kind() {
-		case VectorInt64, VectorInt32:
+		case VectorInt64, VectorInt32, VectorDecimal64:
 			x := int64(0)
-			if vec.Kind() == VectorInt64 {
+			if vec.Kind() != VectorInt32 {
 				x = vec.Int64[i]
 			} else {
 				x = int64(vec.Int32[i])
@@ -371,7 +371,7 @@ func (p *aggPartial) group(b *Batch, i int) int32 {
 	switch {
 	case len(keys) == 0:
 		return 0
-	case len(keys) == 1 && (p.kinds[keys[0]] == VectorInt64 || p.kinds[keys[0]] == VectorInt32):
+	case len(keys) == 1 && (p.kinds[keys[0]] == VectorInt64 || p.kinds[keys[0]] == VectorInt32 || p.kinds[keys[0]] == VectorDecimal64):
 		vec := &b.Cols[keys[0]]
 		if vec.IsNull(i) {
 			if p.null < 0 {
@@ -380,7 +380,7 @@ func (p *aggPartial) group(b *Batch, i int) int32 {
 			return p.null
 		}
 		var x int64
-		if vec.Kind() == VectorInt64 {
+		if vec.Kind() != VectorInt32 {
 			x = vec.Int64[i]
 		} else {
 			x = int64(vec.Int32[i])
@@ -500,7 +500,7 @@ func (p *aggPartial) combine(spec AggColumn, dst, src *Accum) {
 		}
 		var c int
 		switch p.kinds[spec.Col] {
-		case VectorInt64, VectorInt32:
+		case VectorInt64, VectorInt32, VectorDecimal64:
 			c = cmp.Compare(src.BestI, dst.BestI)
 		case VectorString:
 			c = cmp.Compare(src.BestS, dst.BestS)

@@ -179,6 +179,8 @@ func (as *AggregateScan) value(spec aggSpec, acc *lsmread.Accum) (any, error) {
 		raw = acc.BestI
 	case lsmread.VectorInt32:
 		raw = int32(acc.BestI)
+	case lsmread.VectorDecimal64:
+		raw = schema.Decimal{Compact: acc.BestI, Scale: int32(spec.typ.Scale)}
 	case lsmread.VectorString:
 		raw = acc.BestS
 	default:
