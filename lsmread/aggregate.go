@@ -165,6 +165,7 @@ type aggPartial struct {
 	types  []*schema.DataType // per projected column
 	filter RowFilter
 	i64    map[int64]int32  // one BIGINT/INT key
+	dense  denseIndex       // one integer key of a dense range (before i64)
 	str    map[string]int32 // one string key, or the encoded keys
 	null   int32            // the group of a NULL single key, or -1
 	keys   [][]any          // each group's key values
@@ -385,10 +386,16 @@ func (p *aggPartial) group(b *Batch, i int) int32 {
 		} else {
 			x = int64(vec.Int32[i])
 		}
+		if g := p.dense.get(x); g >= 0 {
+			return g
+		}
 		g, ok := p.i64[x]
 		if !ok {
 			g = p.newGroup([]any{vec.Value(i)})
-			p.i64[x] = g
+			if !p.dense.put(x, g) {
+				p.dense.spill(p.i64)
+				p.i64[x] = g
+			}
 		}
 		return g
 	case len(keys) == 1 && p.kinds[keys[0]] == VectorString:
@@ -512,4 +519,61 @@ func (p *aggPartial) combine(spec AggColumn, dst, src *Accum) {
 		}
 		dst.N += src.N
 	}
+}
+
+// maxDense is the widest range of integer group keys a denseIndex covers.
+const maxDense = 1 << 21
+
+// denseIndex maps integer group keys of a narrow range (user ids, small
+// codes) to groups by position instead of hashing: groups[x-base] is the
+// group of key x plus one (0: none yet). Once a key would widen the range
+// past maxDense, the index spills into the hash map and stays off.
+type denseIndex struct {
+	base   int64
+	groups []int32
+	off    bool
+}
+
+// get returns key x's group, or -1 when the index does not have it.
+func (d *denseIndex) get(x int64) int32 {
+	if o := uint64(x - d.base); o < uint64(len(d.groups)) {
+		return d.groups[o] - 1
+	}
+	return -1
+}
+
+// put records key x's new group g; false when x is out of the index's
+// reach (the caller spills it into the hash map).
+func (d *denseIndex) put(x int64, g int32) bool {
+	if d.off {
+		return false
+	}
+	if len(d.groups) == 0 {
+		d.base, d.groups = x, make([]int32, 1, 1024)
+	}
+	lo, hi := min(d.base, x), max(d.base+int64(len(d.groups))-1, x)
+	if hi < lo || uint64(hi-lo) >= maxDense { // hi < lo: the range overflowed int64
+		return false
+	}
+	if lo < d.base || hi >= d.base+int64(len(d.groups)) {
+		width := hi - lo + 1
+		grown := make([]int32, width, max(width, 2*int64(len(d.groups))))
+		copy(grown[d.base-lo:], d.groups)
+		d.base, d.groups = lo, grown
+	}
+	d.groups[x-d.base] = g + 1
+	return true
+}
+
+// spill moves the index into m and turns it off.
+func (d *denseIndex) spill(m map[int64]int32) {
+	if d.off {
+		return
+	}
+	for o, g := range d.groups {
+		if g > 0 {
+			m[d.base+int64(o)] = g - 1
+		}
+	}
+	d.base, d.groups, d.off = 0, nil, true
 }
