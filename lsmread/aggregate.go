@@ -389,15 +389,7 @@ func (p *aggPartial) group(b *Batch, i int) int32 {
 		if g := p.dense.get(x); g >= 0 {
 			return g
 		}
-		g, ok := p.i64[x]
-		if !ok {
-			g = p.newGroup([]any{vec.Value(i)})
-			if !p.dense.put(x, g) {
-				p.dense.spill(p.i64)
-				p.i64[x] = g
-			}
-		}
-		return g
+		return p.intGroup(x, func() any { return vec.Value(i) })
 	case len(keys) == 1 && p.kinds[keys[0]] == VectorString:
 		vec := &b.Cols[keys[0]]
 		if vec.IsNull(i) {
@@ -424,6 +416,54 @@ func (p *aggPartial) group(b *Batch, i int) int32 {
 	g := p.newGroup(vals)
 	p.str[string(p.keyBuf)] = g
 	return g
+}
+
+// intGroup returns the group of integer key x that the dense index does
+// not hold (creating it with the key value raw() when it is new).
+func (p *aggPartial) intGroup(x int64, raw func() any) int32 {
+	g, ok := p.i64[x]
+	if !ok {
+		g = p.newGroup([]any{raw()})
+		if !p.dense.put(x, g) {
+			p.dense.spill(p.i64)
+			p.i64[x] = g
+		}
+	}
+	return g
+}
+
+// intKeys reports whether the groups are of one integer key and every
+// group of o has a NULL or integer key value.
+func (p *aggPartial) intKeys(o *aggPartial) bool {
+	keys := p.spec.Keys
+	if len(keys) != 1 {
+		return false
+	}
+	switch p.kinds[keys[0]] {
+	case VectorInt64, VectorInt32, VectorDecimal64:
+	default:
+		return false
+	}
+	for _, k := range o.keys {
+		if _, ok := intKey(k[0]); !ok && k[0] != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// intKey is the int64 of a single integer group key value (the value model
+// of an Int64, Int32 or Decimal64 vector).
+func intKey(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return x, true
+	case int32:
+		return int64(x), true
+	case schema.Decimal:
+		return x.Compact, x.Big == nil
+	}
+	return 0, false
 }
 
 // encodeGroupKey appends a byte encoding of group key values, equal
@@ -466,13 +506,34 @@ func encodeGroupKey(dst []byte, vals []any) []byte {
 
 // merge adds another worker's groups into p.
 func (p *aggPartial) merge(o *aggPartial) {
+	na := len(p.spec.Aggs)
+	if p.intKeys(o) {
+		// One integer key: o's groups are found by the key, as group does.
+		for og, k := range o.keys {
+			var g int32
+			if k[0] == nil {
+				if p.null < 0 {
+					p.null = p.newGroup(k)
+				}
+				g = p.null
+			} else {
+				x, _ := intKey(k[0])
+				if g = p.dense.get(x); g < 0 {
+					g = p.intGroup(x, func() any { return k[0] })
+				}
+			}
+			for a, spec := range p.spec.Aggs {
+				p.combine(spec, &p.acc[int(g)*na+a], &o.acc[og*na+a])
+			}
+		}
+		return
+	}
 	index := map[string]int32{}
 	var buf []byte
 	for g, k := range p.keys {
 		buf = encodeGroupKey(buf[:0], k)
 		index[string(buf)] = int32(g)
 	}
-	na := len(p.spec.Aggs)
 	for og, k := range o.keys {
 		buf = encodeGroupKey(buf[:0], k)
 		g, ok := index[string(buf)]
