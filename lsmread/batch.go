@@ -217,11 +217,15 @@ func (it *rowBatches) Close() error {
 
 // mergeIsRaw reports whether a merged split can be read file by file
 // without merging (see ReadBatches): a deduplicate table read without its
-// retractions, whose files' key ranges do not overlap.
+// retractions, whose files' key ranges do not overlap, and not a point
+// read (keys the filter pins are looked up).
 func (r *Reader) mergeIsRaw(ctx context.Context, split *DataSplit) (bool, error) {
 	p := r.plan
 	if split.Mode != ReadMerge || p.Spec.KeepDelete || p.Core.MergeEngine != schema.MergeEngineDeduplicate || len(split.DeletionFiles) > 0 {
 		return false, nil
+	}
+	if r.lookupReadable(split, r.splitKeys(split)) {
+		return false, nil // the filter pins a few keys: Read looks them up
 	}
 	return r.disjointFiles(ctx, split)
 }

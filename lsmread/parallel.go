@@ -51,7 +51,8 @@ type BatchRows func(b *Batch, rows [][]any) ([][]any, error)
 
 // ReadParallelBatches is ReadParallel where, when convertBatch is not nil,
 // the splits that need no merge (ReadRaw: append, deletion-vector and
-// first-row tables, read-optimized scans) are read as column batches
+// first-row tables, read-optimized scans; and merged splits whose files
+// hold disjoint keys, mergeIsRaw) are read as column batches
 // (ReadBatches) and their rows made by convertBatch straight from the
 // vectors; merged splits are read as rows through convert.
 func (r *Reader) ReadParallelBatches(ctx context.Context, splits []*DataSplit, convert func(row []any) error, convertBatch BatchRows) *ParallelRows {
@@ -59,7 +60,7 @@ func (r *Reader) ReadParallelBatches(ctx context.Context, splits []*DataSplit, c
 		it := &ParallelRows{ctx: ctx, cancel: func() {}, convert: convert}
 		if len(splits) == 0 {
 			it.inline = &sliceRows{}
-		} else if convertBatch != nil && splits[0].Mode == ReadRaw {
+		} else if convertBatch != nil && r.batchable(ctx, splits[0]) {
 			var bi BatchIterator
 			if bi, it.err = r.ReadBatches(ctx, splits[0]); it.err != nil {
 				it.inline = &sliceRows{}
@@ -81,7 +82,7 @@ func (r *Reader) ReadParallelBatches(ctx context.Context, splits []*DataSplit, c
 			defer it.wg.Done()
 			for s := range work {
 				var err error
-				if convertBatch != nil && s.Mode == ReadRaw {
+				if convertBatch != nil && r.batchable(cctx, s) {
 					err = it.readSplitBatches(r, s, convertBatch)
 				} else {
 					err = it.readSplit(r, s, convert)
@@ -272,4 +273,16 @@ func (it *ParallelRows) Close() error {
 	}
 	it.wg.Wait()
 	return nil
+}
+
+// batchable reports whether ReadBatches reads split as column batches
+// without merging rows: a raw split, or a merged one whose files need no
+// merge (mergeIsRaw; an error there leaves the split to the row path,
+// which reports it).
+func (r *Reader) batchable(ctx context.Context, split *DataSplit) bool {
+	if split.Mode == ReadRaw {
+		return true
+	}
+	ok, err := r.mergeIsRaw(ctx, split)
+	return err == nil && ok
 }
