@@ -30,9 +30,10 @@ type BatchIterator interface {
 // A merged split of a deduplicate table whose files hold disjoint key
 // ranges (a compacted bucket, or levels that do not overlap) is read raw
 // too: every key has one record, so its merge is the record itself when it
-// adds a row, and nothing when it retracts one.
+// adds a row, and nothing when it retracts one. A split whose filter pins
+// a few keys is read through their lookup (Read) whatever its mode.
 func (r *Reader) ReadBatches(ctx context.Context, split *DataSplit) (BatchIterator, error) {
-	if split.Mode == ReadRaw {
+	if split.Mode == ReadRaw && !r.lookupReadable(split, r.splitKeys(split)) {
 		return &rawBatches{r: r, ctx: ctx, split: split}, nil
 	}
 	if ok, err := r.mergeIsRaw(ctx, split); err != nil {
