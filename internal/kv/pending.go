@@ -29,9 +29,9 @@ type PendingWrites struct {
 	// DATA, INSERT) never pays for it.
 	byKey   map[string][]int32
 	indexed int
-	stmt   int // first record of the running statement (counting spilled ones)
-	read   map[string]struct{}
-	buf    []byte
+	stmt    int // first record of the running statement (counting spilled ones)
+	read    map[string]struct{}
+	buf     []byte
 	// deletes: a record is a retraction (append tables spill only
 	// without: AppendNet matches deletes with earlier inserts).
 	deletes bool
