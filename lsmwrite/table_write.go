@@ -221,6 +221,7 @@ func NewTableWrite(ctx context.Context, st storage.Storage, sch *schema.TableSch
 	if w.spec, err = newFileSpec(st, sch, core, keyFields, modes, opts.Now, &w.created); err != nil {
 		return nil, err
 	}
+	w.spec.deferSync()
 	if pk {
 		if w.mff, err = kv.NewMergeFunctionFactory(sch.Options, sch.Fields, sch.PrimaryKeys); err != nil {
 			return nil, err
@@ -630,6 +631,7 @@ func (w *TableWrite) Prepare(ctx context.Context) (*snapshot.CommitChanges, erro
 		Kind:             snapshot.CommitKindAppend,
 		CommitUser:       w.opts.CommitUser,
 		CommitIdentifier: snapshot.BatchCommitIdentifier,
+		Durable:          w.spec.waitDurable,
 	}
 	if err := w.flushAll(ctx); err != nil {
 		return nil, err
