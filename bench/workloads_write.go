@@ -72,7 +72,11 @@ func (e *env) phaseLoad(ctx context.Context) error {
 				mt = mariaTables[r]
 			}
 			lake := func() error {
-				if err := execAll(ctx, e.lk, fmt.Sprintf(lakeOrdersDDL, lt, lakeOpts[lt])); err != nil {
+				opts := lakeOpts[lt]
+				if e.cfg.writeBufferSize != "" {
+					opts += fmt.Sprintf(", 'write-buffer-size' = '%s'", e.cfg.writeBufferSize)
+				}
+				if err := execAll(ctx, e.lk, fmt.Sprintf(lakeOrdersDDL, lt, opts)); err != nil {
 					return err
 				}
 				resetPeak(e.lake.Pid())
