@@ -2,6 +2,7 @@ package lsmwrite
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -533,21 +534,42 @@ func (w *TableWrite) bucketState(p *partitionState, b int32) (*bucketState, erro
 	return bs, nil
 }
 
-// flushLargest flushes the bucket buffer holding the most bytes (Java
-// flushes writers when the shared write buffer pool is exhausted).
+// flushLargest flushes the largest bucket buffers, in parallel (up to
+// GOMAXPROCS), until at least half of the buffered bytes are flushed (Java
+// flushes the largest writer when the shared write buffer pool is
+// exhausted; one bucket at a time left the other cores idle, and with many
+// partitions the largest bucket is a small part of the buffer).
 func (w *TableWrite) flushLargest(ctx context.Context) error {
-	var big *bucketState
+	var all []*bucketState
 	for _, p := range w.partOrder {
 		for _, bs := range p.buckets {
-			if big == nil || bs.bytes > big.bytes {
-				big = bs
+			if bs.bytes > 0 {
+				all = append(all, bs)
 			}
 		}
 	}
-	if big == nil {
-		return nil
+	slices.SortFunc(all, func(a, b *bucketState) int { return cmp.Compare(b.bytes, a.bytes) })
+	var pick []*bucketState
+	for sum := int64(0); len(pick) < len(all) && (len(pick) == 0 || sum < w.bufBytes/2); {
+		pick = append(pick, all[len(pick)])
+		sum += pick[len(pick)-1].bytes
 	}
-	return w.flush(ctx, big)
+	if len(pick) == 1 {
+		return w.flush(ctx, pick[0])
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for _, bs := range pick {
+		g.Go(func() error {
+			_, err := w.flushBucket(gctx, bs, nil)
+			return err
+		})
+	}
+	err := g.Wait()
+	for _, bs := range pick {
+		w.flushed(bs)
+	}
+	return err
 }
 
 // flush sorts a bucket's buffer by (key, sequence fields, sequence number),
