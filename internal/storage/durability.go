@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 )
 
 // Durability on the local backend: every object is fsynced before it is
@@ -162,10 +163,11 @@ var _ Stager = (*localStorage)(nil)
 // localStaged is a temp file being written and fsynced in the background;
 // Publish links it into place (link(2) fails if the target exists).
 type localStaged struct {
-	name string
-	tmp  string
-	done chan struct{}
-	err  error
+	syncDir bool // fsync the folder after the link (not fsync=false)
+	name    string
+	tmp     string
+	done    chan struct{}
+	err     error
 }
 
 func (s *localStorage) StageIfNotExists(ctx context.Context, p string, data []byte) (Staged, error) {
@@ -183,7 +185,7 @@ func (s *localStorage) StageIfNotExists(ctx context.Context, p string, data []by
 	if err != nil {
 		return nil, localErr("create-if-not-exists", name, err)
 	}
-	st := &localStaged{name: name, tmp: f.Name(), done: make(chan struct{})}
+	st := &localStaged{syncDir: !s.noSync, name: name, tmp: f.Name(), done: make(chan struct{})}
 	go func() {
 		defer close(st.done)
 		n, err := f.Write(data)
@@ -212,10 +214,28 @@ func (s *localStaged) Publish(ctx context.Context) error {
 			return fmt.Errorf("storage: create-if-not-exists %s: %w", s.name, ErrExist)
 		}
 	}
+	if err == nil && s.syncDir {
+		// The link is the publication (a snapshot): its folder is fsynced
+		// so that it survives a power loss too, with the renames of the
+		// files it references, which the file system journaled before it.
+		err = syncDir(filepath.Dir(s.name))
+	}
 	if err != nil {
 		return localErr("create-if-not-exists", s.name, err)
 	}
 	return nil
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 func (s *localStaged) Discard() {
