@@ -43,6 +43,9 @@ const (
 	bucketUnaware                   // BUCKET_UNAWARE: append tables, all in bucket 0
 )
 
+// keepBufCap is the largest record buffer a bucket keeps after a flush.
+const keepBufCap = 1024
+
 // slabSize is the number of value slots allocated at once for buffered
 // records.
 const slabSize = 1 << 14
@@ -602,8 +605,15 @@ func (w *TableWrite) flushBucket(ctx context.Context, bs *bucketState, perm []in
 	if err := w.writeSorted(ctx, bs, perm); err != nil {
 		return perm, err
 	}
-	clear(bs.buf)
-	bs.buf = bs.buf[:0]
+	if cap(bs.buf) > keepBufCap {
+		// A flushed bucket gives its buffer back: many buckets (one
+		// per partition and bucket) each keeping the largest buffer
+		// they had would hold memory growing with the statement.
+		bs.buf = nil
+	} else {
+		clear(bs.buf)
+		bs.buf = bs.buf[:0]
+	}
 	return perm, nil
 }
 
