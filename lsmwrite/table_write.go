@@ -537,11 +537,11 @@ func (w *TableWrite) bucketState(p *partitionState, b int32) (*bucketState, erro
 	return bs, nil
 }
 
-// flushLargest flushes the largest bucket buffers, in parallel (up to
-// GOMAXPROCS), until at least half of the buffered bytes are flushed (Java
-// flushes the largest writer when the shared write buffer pool is
-// exhausted; one bucket at a time left the other cores idle, and with many
-// partitions the largest bucket is a small part of the buffer).
+// flushLargest flushes the largest bucket buffer (Java flushes the largest
+// writer when the shared write buffer pool is exhausted) and, in parallel
+// with it, the next largest ones up to GOMAXPROCS that hold at least half
+// as much: one bucket at a time left the other cores idle, while flushing
+// smaller buckets early would only make more, smaller level-0 files.
 func (w *TableWrite) flushLargest(ctx context.Context) error {
 	var all []*bucketState
 	for _, p := range w.partOrder {
@@ -552,10 +552,12 @@ func (w *TableWrite) flushLargest(ctx context.Context) error {
 		}
 	}
 	slices.SortFunc(all, func(a, b *bucketState) int { return cmp.Compare(b.bytes, a.bytes) })
-	var pick []*bucketState
-	for sum := int64(0); len(pick) < len(all) && (len(pick) == 0 || sum < w.bufBytes/2); {
-		pick = append(pick, all[len(pick)])
-		sum += pick[len(pick)-1].bytes
+	if len(all) == 0 {
+		return nil
+	}
+	pick := all[:1]
+	for len(pick) < min(len(all), runtime.GOMAXPROCS(0)) && all[len(pick)].bytes*2 >= all[0].bytes {
+		pick = all[:len(pick)+1]
 	}
 	if len(pick) == 1 {
 		return w.flush(ctx, pick[0])
