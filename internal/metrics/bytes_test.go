@@ -9,7 +9,8 @@ import (
 )
 
 // TestFormatBytes: the text read back (number × unit) is n within the
-// rounding of one decimal, in the largest unit not above n.
+// rounding of one decimal, in the largest unit not above n (just below a
+// unit, one decimal rounds up to 1024.0 of the smaller one).
 func TestFormatBytes(t *testing.T) {
 	units := map[string]float64{"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
 	r := rand.New(rand.NewPCG(3, 4))
@@ -19,7 +20,7 @@ func TestFormatBytes(t *testing.T) {
 		if !ok || err != nil || units[unit] == 0 {
 			t.Fatalf("FormatBytes(%d) = %q", n, FormatBytes(n))
 		}
-		if math.Abs(f*units[unit]-float64(n)) > 0.05*units[unit] || (unit != "GiB" && f >= 1024) || (unit != "B" && f < 1) {
+		if math.Abs(f*units[unit]-float64(n)) > 0.05*units[unit] || (unit != "GiB" && f > 1024) || (unit != "B" && f < 1) {
 			t.Errorf("FormatBytes(%d) = %q", n, FormatBytes(n))
 		}
 	}
