@@ -13,6 +13,7 @@ import (
 
 	"github.com/lakesql/lakesql/internal/kv"
 	"github.com/lakesql/lakesql/internal/metrics"
+	"github.com/lakesql/lakesql/internal/storage"
 	"github.com/lakesql/lakesql/lsmread"
 	"github.com/lakesql/lakesql/lsmwrite"
 	"github.com/lakesql/lakesql/procedures"
@@ -59,6 +60,11 @@ var errorCodes = []struct {
 		snapshot.ErrBranchExists, snapshot.ErrSnapshotNotFound, snapshot.ErrInvalidName, snapshot.ErrInvalidConfig),
 		mysql.ERWrongArguments, mysql.SSUnknownSQLState, wrongCallArguments, false},
 	{isErr(ErrCommitInDoubt), 1180, mysql.SSUnknownSQLState, nil, false}, // ER_ERROR_DURING_COMMIT
+	// The commit lock stayed held past commit-lock-timeout: nothing was
+	// committed (MySQL's innodb_lock_wait_timeout error).
+	{isErr(storage.ErrLockTimeout), mysql.ERLockWaitTimeout, mysql.SSUnknownSQLState, func(err error) string {
+		return "Lock wait timeout exceeded; try restarting transaction (" + err.Error() + ")"
+	}, false},
 	{isErr(ErrConflict), mysql.ERLockDeadlock, mysql.SSLockDeadlock, func(err error) string { return sql.ErrLockDeadlock.New(err.Error()).Error() }, false},
 	{isErr(lsmwrite.ErrReadConflict), mysql.ERLockDeadlock, mysql.SSLockDeadlock, func(err error) string { return sql.ErrLockDeadlock.New(err.Error()).Error() }, false},
 	{isErr(snapshot.ErrSchemaConflict), mysql.ERLockDeadlock, mysql.SSLockDeadlock, nil, false},
