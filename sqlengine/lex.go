@@ -2,7 +2,9 @@ package sqlengine
 
 import (
 	"fmt"
+	"hash/maphash"
 	"strings"
+	"sync/atomic"
 )
 
 // lex.go is the one SQL lexer of lakesql's statement fronts. It splits a
@@ -14,8 +16,10 @@ import (
 //
 // Every front reads statements through it: the time-travel rewrite
 // (handler.go), the statement front (statement_front.go), statement
-// splitting (split.go), CALL (call_parse.go) and MERGE/OVERWRITE
-// (merge_lex.go) in MySQL's dialect (Lex), the DDL front (ddl_parse.go) in
+// splitting (split.go), CALL (call_parse.go), MERGE/OVERWRITE
+// (merge_lex.go), the account statements (account_parse.go), SHOW
+// COLLATION and SHOW TABLE STATUS in MySQL's dialect (Lex), the
+// MAX_EXECUTION_TIME hint (limits.go) in hintDialect, the DDL front (ddl_parse.go) in
 // the Flink DDL dialect (lexWith(s, ddlDialect): Flink strings, executable
 // comments lexed, one-byte symbols so ARRAY<ARRAY<INT>> nests).
 
@@ -31,6 +35,7 @@ const (
 	lexPlaceholder         // ?
 	lexVariable            // @name, @@name, @'quoted', @@session.name
 	lexSymbol              // operators and punctuation; multi-byte ones (<=, <=>, :=, ->>) are one token
+	lexHint                // an optimizer-hint comment /*+ … */ (hintDialect only); Value is the text inside
 )
 
 // Token is one lexical token of a statement. src[Start:End] is its text as
@@ -49,10 +54,10 @@ type Token struct {
 func (t Token) Text() string { return t.text }
 
 // Value returns an unquoted identifier, the unescaped value of a string,
-// a variable's name (without @ or @@, unquoted), or the text of any other
-// token.
+// a variable's name (without @ or @@, unquoted), the text inside a hint
+// comment, or the text of any other token.
 func (t Token) Value() string {
-	if t.Kind == lexQuotedIdent || t.Kind == lexString || t.Kind == lexVariable {
+	if t.Kind == lexQuotedIdent || t.Kind == lexString || t.Kind == lexVariable || t.Kind == lexHint {
 		return t.value
 	}
 	return t.text
@@ -98,11 +103,16 @@ type lexDialect struct {
 	signedNumbers bool
 	// anyDashComment: "--" starts a comment even without a space after it.
 	anyDashComment bool
+	// hints: an optimizer-hint comment /*+ … */ is a lexHint token instead
+	// of a skipped comment (MySQL reads one right after SELECT, INSERT,
+	// REPLACE, UPDATE and DELETE; the reader checks where it stands).
+	hints bool
 }
 
 var (
 	mysqlDialect = lexDialect{}
 	ddlDialect   = lexDialect{flinkStrings: true, execComments: true, oneByteSymbols: true, signedNumbers: true, anyDashComment: true}
+	hintDialect  = lexDialect{hints: true}
 )
 
 func lexWith(s string, d lexDialect) ([]Token, error) { return lexLimit(s, d, 0) }
@@ -111,7 +121,56 @@ func lexWith(s string, d lexDialect) ([]Token, error) { return lexLimit(s, d, 0)
 // executable comments: a truncated result ends without lexEOF, and text
 // after it is not checked.
 func lexLimit(s string, d lexDialect, limit int) ([]Token, error) {
-	var out []Token
+	if d != mysqlDialect || len(s) > maxMemoLex {
+		return lexText(s, d, limit)
+	}
+	// The fronts of the handler chain each read the statement: it is
+	// lexed once and its tokens shared (read-only: callers never write
+	// to a token slice, and its capacity is its length so an append
+	// copies).
+	slot := &lexMemo[maphash.String(lexMemoSeed, s)%uint64(len(lexMemo))]
+	if e := slot.Load(); e != nil && e.s == s {
+		switch {
+		case limit == 0:
+			return e.toks, e.err
+		case e.err != nil:
+		case len(e.toks)-1 > limit: // more tokens than the limit: the first ones
+			return e.toks[:limit:limit], nil
+		case len(e.toks)-1 < limit: // fewer: all, with lexEOF
+			return e.toks, nil
+		}
+	}
+	if limit > 0 {
+		return lexText(s, d, limit)
+	}
+	toks, err := lexText(s, d, 0)
+	toks = toks[:len(toks):len(toks)]
+	slot.Store(&lexMemoEntry{s: s, toks: toks, err: err})
+	return toks, err
+}
+
+// maxMemoLex: longer statements (multi-row INSERTs) are not kept.
+const maxMemoLex = 4 << 10
+
+// lexMemo holds the tokens of recent statements in MySQL's dialect, by a
+// hash of their text.
+var lexMemo [64]atomic.Pointer[lexMemoEntry]
+
+var lexMemoSeed = maphash.MakeSeed()
+
+type lexMemoEntry struct {
+	s    string
+	toks []Token
+	err  error
+}
+
+// lexText lexes s (lexLimit without the memo).
+func lexText(s string, d lexDialect, limit int) ([]Token, error) {
+	n := min(len(s)/4+2, 256)
+	if limit > 0 {
+		n = min(n, limit+1)
+	}
+	out := make([]Token, 0, n)
 	i := 0
 	exec, execs, execStart := 0, 0, 0
 	for i < len(s) {
@@ -141,6 +200,9 @@ func lexLimit(s string, d lexDialect, limit int) ([]Token, error) {
 			j := strings.Index(s[i+2:], "*/")
 			if j < 0 {
 				return nil, &LexError{Pos: i, Msg: "unterminated comment"}
+			}
+			if d.hints && exec == 0 && i+2 < len(s) && s[i+2] == '+' {
+				out = append(out, Token{Kind: lexHint, Start: i, End: i + j + 4, text: s[i : i+j+4], value: s[i+3 : i+j+2]})
 			}
 			i += j + 4
 		case d.signedNumbers && c == '-' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9':
@@ -344,6 +406,18 @@ func tokensAre(toks []Token, want ...string) bool {
 		}
 	}
 	return true
+}
+
+// statementBody is a statement's tokens without the lexEOF and a trailing
+// ';'.
+func statementBody(toks []Token) []Token {
+	if n := len(toks); n > 0 && toks[n-1].Kind == lexEOF {
+		toks = toks[:n-1]
+	}
+	if n := len(toks); n > 0 && toks[n-1].IsSymbol(";") {
+		toks = toks[:n-1]
+	}
+	return toks
 }
 
 // splice rebuilds src with the byte ranges of edits replaced; edits are in
