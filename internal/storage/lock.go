@@ -48,6 +48,24 @@ type Locker interface {
 	String() string
 }
 
+type lockWaitStopKey struct{}
+
+// WithLockWaitStop returns ctx under which a wait for a commit lock also
+// ends when stop is closed (with an error wrapping ErrLock and
+// context.Canceled). It is for a commit that runs detached from the
+// statements it commits (context.WithoutCancel, so that a cancellation
+// never leaves it half-done) but may still give up while it waits for the
+// lock: nothing is written before the lock is taken.
+func WithLockWaitStop(ctx context.Context, stop <-chan struct{}) context.Context {
+	return context.WithValue(ctx, lockWaitStopKey{}, stop)
+}
+
+// lockWaitStop is ctx's WithLockWaitStop channel (nil: none, never ready).
+func lockWaitStop(ctx context.Context) <-chan struct{} {
+	stop, _ := ctx.Value(lockWaitStopKey{}).(<-chan struct{})
+	return stop
+}
+
 // DefaultLockTimeout is how long a commit lock is waited for unless
 // configured otherwise (MySQL's innodb_lock_wait_timeout default).
 const DefaultLockTimeout = 50 * time.Second

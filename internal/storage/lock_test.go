@@ -94,8 +94,9 @@ func TestCommitLockTwoLockers(t *testing.T) {
 }
 
 // TestCommitLockTimeoutAndCancel: a held lock makes a waiter fail after
-// the timeout with ErrLockTimeout, and a canceled wait fails at once with
-// the context's error; both wrap ErrLock and the guarded create writes
+// the timeout with ErrLockTimeout, a canceled wait fails at once with the
+// context's error, a wait stopped by WithLockWaitStop with
+// context.Canceled; all wrap ErrLock and the guarded create writes
 // nothing. Other keys are not held.
 func TestCommitLockTimeoutAndCancel(t *testing.T) {
 	dir := t.TempDir()
@@ -115,6 +116,15 @@ func TestCommitLockTimeoutAndCancel(t *testing.T) {
 	err = st.CreateIfNotExists(cctx, "db.db/t/snapshot/snapshot-1", []byte("x"))
 	if !errors.Is(err, storage.ErrLock) || !errors.Is(err, context.Canceled) {
 		t.Fatalf("create with a canceled context: %v, want ErrLock wrapping context.Canceled", err)
+	}
+	// A wait stopped through WithLockWaitStop under a context that is
+	// never canceled.
+	stop := make(chan struct{})
+	time.AfterFunc(20*time.Millisecond, func() { close(stop) })
+	slow := storage.WithLock(overwriting(t), parseLock(t, "file:"+dir, time.Minute))
+	err = slow.CreateIfNotExists(storage.WithLockWaitStop(context.WithoutCancel(ctx), stop), "db.db/t/snapshot/snapshot-1", []byte("x"))
+	if !errors.Is(err, storage.ErrLock) || !errors.Is(err, context.Canceled) || errors.Is(err, storage.ErrLockTimeout) {
+		t.Fatalf("create whose lock wait was stopped: %v, want ErrLock wrapping context.Canceled", err)
 	}
 	if ok, err := st.Exists(ctx, "db.db/t/snapshot/snapshot-1"); err != nil || ok {
 		t.Fatalf("a create that did not get the lock wrote its file (exists %v, %v)", ok, err)
