@@ -10,6 +10,8 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"github.com/lakesql/lakesql/internal/metrics"
 )
 
 // A commit lock makes CreateIfNotExists atomic on a store that does not
@@ -137,10 +139,13 @@ func (s *locked) CreateIfNotExists(ctx context.Context, p string, data []byte) e
 		return s.st.CreateIfNotExists(ctx, p, data) // the backend's own error
 	}
 	key := path.Dir(joinPath(s.prefix, p))
+	start := time.Now()
 	unlock, err := s.l.Lock(ctx, key)
 	if err != nil {
+		metrics.CommitLockFailures.Inc()
 		return fmt.Errorf("storage: create %s: %w", p, err)
 	}
+	metrics.CommitLockWait.Observe(time.Since(start).Seconds())
 	defer func() {
 		if err := unlock(); err != nil {
 			slog.Warn("commit lock: release failed", "lock", s.l.String(), "key", key, "err", err)

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lakesql/lakesql/internal/metrics"
 	"github.com/lakesql/lakesql/internal/storage"
 	"github.com/lakesql/lakesql/internal/storage/storagetest"
 )
@@ -106,6 +107,7 @@ func TestCommitLockTimeoutAndCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	failures, waits := metrics.CommitLockFailures.Load(), metrics.CommitLockWait.Snapshot().Count
 	st := storage.WithLock(overwriting(t), parseLock(t, "file:"+dir, 50*time.Millisecond))
 	err = st.Sub("db.db/t").CreateIfNotExists(ctx, "snapshot/snapshot-1", []byte("x"))
 	if !errors.Is(err, storage.ErrLockTimeout) || !errors.Is(err, storage.ErrLock) || !strings.Contains(err.Error(), "commit-lock-timeout") {
@@ -140,6 +142,16 @@ func TestCommitLockTimeoutAndCancel(t *testing.T) {
 	}
 	if err := st.CreateIfNotExists(ctx, "db.db/t/snapshot/snapshot-1", []byte("y")); !errors.Is(err, storage.ErrExist) {
 		t.Fatalf("second create: %v, want ErrExist", err)
+	}
+	// lakesql_commit_lock_failures_total and _wait_seconds: 3 failures
+	// (timeout, cancel, stop), 3 locks taken (tag, create, second create);
+	// other tests of the package may run in parallel only by -parallel,
+	// which these do not use.
+	if got := metrics.CommitLockFailures.Load() - failures; got != 3 {
+		t.Errorf("lock failures counted: %d, want 3", got)
+	}
+	if got := metrics.CommitLockWait.Snapshot().Count - waits; got != 3 {
+		t.Errorf("lock waits observed: %d, want 3", got)
 	}
 }
 
