@@ -8,6 +8,7 @@ import (
 
 	"github.com/lakesql/lakesql/internal/datafile"
 	"github.com/lakesql/lakesql/internal/dv"
+	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/internal/sortedrun"
 )
 
@@ -23,13 +24,22 @@ type BatchIterator interface {
 // ReadBatches opens a split for a columnar read. Splits that need no merge
 // (ReadRaw: append tables, deletion-vector and first-row tables, read-
 // optimized scans, buckets of one level without retract records) are
-// decoded from the Parquet pages into vectors directly; merged splits
-// (ReadMerge) return the batches of their sections that need no merge as
-// they are, and merge the key runs of the others into batches (typed
-// vectors filled from the merged rows).
+// decoded from the Parquet pages into vectors directly. A merged split of a
+// deduplicate table whose files hold disjoint key ranges (a compacted
+// bucket, or levels that do not overlap) is read raw too: every key has one
+// record, so its merge is the record itself when it adds a row, and nothing
+// when it retracts one (mergeIsRaw). Other merged splits (ReadMerge) return
+// the batches of their sections that need no merge as they are, and merge
+// the key runs of the others into batches (typed vectors filled from the
+// merged rows).
 func (r *Reader) ReadBatches(ctx context.Context, split *DataSplit) (BatchIterator, error) {
 	if split.Mode == ReadRaw {
 		return &rawBatches{r: r, ctx: ctx, split: split}, nil
+	}
+	if ok, err := r.mergeIsRaw(ctx, split); err != nil {
+		return nil, err
+	} else if ok {
+		return &rawBatches{r: r, ctx: ctx, split: split, adds: true}, nil
 	}
 	if m, err := r.openMergeSections(ctx, split); err != nil || m != nil {
 		if err != nil {
@@ -49,6 +59,7 @@ type rawBatches struct {
 	r     *Reader
 	ctx   context.Context
 	split *DataSplit
+	adds  bool // KeyValue files read without their retractions (mergeIsRaw)
 	next  int
 	cur   *sortedrun.BatchReader
 	full  datafile.Batch // read-schema batch
@@ -137,7 +148,13 @@ func (it *rawBatches) openNext() error {
 	if it.r.filter != nil {
 		groups = it.r.rowGroups
 	}
-	cur, err := it.r.run.OpenBatches(it.ctx, it.split.file(f), vec, groups)
+	var cur *sortedrun.BatchReader
+	var err error
+	if it.adds {
+		cur, err = it.r.run.OpenBatchesAdds(it.ctx, it.split.file(f), groups)
+	} else {
+		cur, err = it.r.run.OpenBatches(it.ctx, it.split.file(f), vec, groups)
+	}
 	if err != nil {
 		return err
 	}
@@ -290,4 +307,19 @@ func (it *mergeBatches) Close() error {
 	err := it.m.Close()
 	it.m = nil
 	return err
+}
+
+// mergeIsRaw reports whether a merged split can be read file by file
+// without merging (see ReadBatches): a deduplicate table read without its
+// retractions, whose files' key ranges do not overlap, and not a point
+// read (keys the filter pins are looked up).
+func (r *Reader) mergeIsRaw(ctx context.Context, split *DataSplit) (bool, error) {
+	p := r.plan
+	if split.Mode != ReadMerge || p.Spec.KeepDelete || p.Core.MergeEngine != schema.MergeEngineDeduplicate || len(split.DeletionFiles) > 0 {
+		return false, nil
+	}
+	if r.lookupReadable(split, r.splitKeys(split)) {
+		return false, nil // the filter pins a few keys: Read looks them up
+	}
+	return r.disjointFiles(ctx, split)
 }

@@ -37,7 +37,11 @@
 //     tables (Java batchScanSkipLevel0).
 //
 // Serving SQL: ReadParallel reads a plan's splits with up to GOMAXPROCS
-// workers (the parallel split executor); LookupKey is the point lookup of
+// workers (the parallel split executor); Plan.Aggregate computes a GROUP BY
+// of COUNT/SUM/MIN/MAX over the splits' column batches on the same number
+// of workers, each with its own partial groups, merged at the end (the GMS
+// adapter only rewrites the plan, supplies the exact filter as a row test
+// and converts the groups to rows); LookupKey is the point lookup of
 // one primary key (pruned to the key's partition and files); ReadPending
 // streams a table merged with a transaction's pending records
 // (read-your-writes), its committed read pruned by the filter's conjuncts on

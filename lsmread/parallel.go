@@ -106,7 +106,7 @@ func (r *Reader) ReadParallelBatches(ctx context.Context, splits []*DataSplit, c
 // convertBatch is not nil), through convert otherwise.
 func (r *Reader) readConverted(ctx context.Context, s *DataSplit, convert func([]any) error, convertBatch BatchRows) (RowIterator, error) {
 	if convertBatch != nil {
-		if s.Mode == ReadRaw {
+		if r.batchable(ctx, s) {
 			bi, err := r.ReadBatches(ctx, s)
 			if err != nil {
 				return nil, err
@@ -299,4 +299,16 @@ func (it *ParallelRows) Close() error {
 	}
 	it.wg.Wait()
 	return nil
+}
+
+// batchable reports whether ReadBatches reads split as column batches
+// without merging rows: a raw split, or a merged one whose files need no
+// merge (mergeIsRaw; an error there leaves the split to the other paths,
+// which report it).
+func (r *Reader) batchable(ctx context.Context, split *DataSplit) bool {
+	if split.Mode == ReadRaw {
+		return true
+	}
+	ok, err := r.mergeIsRaw(ctx, split)
+	return err == nil && ok
 }
