@@ -8,6 +8,7 @@ import (
 
 	"github.com/lakesql/lakesql/internal/datafile"
 	"github.com/lakesql/lakesql/internal/dv"
+	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/internal/sortedrun"
 )
 
@@ -22,12 +23,29 @@ type BatchIterator interface {
 
 // ReadBatches opens a split for a columnar read. Splits that need no merge
 // (ReadRaw: append tables, deletion-vector and first-row tables, read-
-// optimized scans) are decoded from the Parquet pages into vectors
-// directly; merged splits (ReadMerge) merge their key runs and collect the
-// merged rows into batches.
+// optimized scans, buckets of one level without retract records) are
+// decoded from the Parquet pages into vectors directly. A merged split of a
+// deduplicate table whose files hold disjoint key ranges (a compacted
+// bucket, or levels that do not overlap) is read raw too: every key has one
+// record, so its merge is the record itself when it adds a row, and nothing
+// when it retracts one (mergeIsRaw). Other merged splits (ReadMerge) return
+// the batches of their sections that need no merge as they are, and merge
+// the key runs of the others into batches (typed vectors filled from the
+// merged rows).
 func (r *Reader) ReadBatches(ctx context.Context, split *DataSplit) (BatchIterator, error) {
 	if split.Mode == ReadRaw {
 		return &rawBatches{r: r, ctx: ctx, split: split}, nil
+	}
+	if ok, err := r.mergeIsRaw(ctx, split); err != nil {
+		return nil, err
+	} else if ok {
+		return &rawBatches{r: r, ctx: ctx, split: split, adds: true}, nil
+	}
+	if m, err := r.openMergeSections(ctx, split); err != nil || m != nil {
+		if err != nil {
+			return nil, err
+		}
+		return &mergeBatches{r: r, m: m}, nil
 	}
 	rows, err := r.Read(ctx, split)
 	if err != nil {
@@ -41,6 +59,7 @@ type rawBatches struct {
 	r     *Reader
 	ctx   context.Context
 	split *DataSplit
+	adds  bool // KeyValue files read without their retractions (mergeIsRaw)
 	next  int
 	cur   *sortedrun.BatchReader
 	full  datafile.Batch // read-schema batch
@@ -129,7 +148,13 @@ func (it *rawBatches) openNext() error {
 	if it.r.filter != nil {
 		groups = it.r.rowGroups
 	}
-	cur, err := it.r.run.OpenBatches(it.ctx, it.split.file(f), vec, groups)
+	var cur *sortedrun.BatchReader
+	var err error
+	if it.adds {
+		cur, err = it.r.run.OpenBatchesAdds(it.ctx, it.split.file(f), groups)
+	} else {
+		cur, err = it.r.run.OpenBatches(it.ctx, it.split.file(f), vec, groups)
+	}
 	if err != nil {
 		return err
 	}
@@ -195,4 +220,106 @@ func (it *rowBatches) Close() error {
 	err := it.rows.Close()
 	it.rows = nil
 	return err
+}
+
+// openMergeSections opens a merged split section by section, or returns nil
+// when Read reads it otherwise (key lookups, records and diff splits).
+func (r *Reader) openMergeSections(ctx context.Context, split *DataSplit) (*mergeIterator, error) {
+	if split.Mode != ReadMerge || r.lookupReadable(split, r.splitKeys(split)) {
+		return nil, nil
+	}
+	return r.openMerge(ctx, split)
+}
+
+// mergeBatches reads a merged split as batches: a section that needs no
+// merge gives its file's batches, merged sections fill typed vectors with
+// the merged rows, up to sortedrun.BatchSize rows per batch.
+type mergeBatches struct {
+	r   *Reader
+	m   *mergeIterator
+	raw datafile.Batch // the current batch of a section read as it is
+	// held: raw holds a batch that arrived while merged rows were being
+	// collected; the next call returns it.
+	held bool
+	own  []datafile.Vector // the vectors of merged rows
+}
+
+func (it *mergeBatches) Next(b *datafile.Batch) error {
+	if it.m == nil {
+		return io.EOF
+	}
+	if it.held {
+		it.held = false
+		giveBatch(b, &it.raw)
+		return nil
+	}
+	if len(it.own) != len(it.r.out) {
+		it.own = make([]datafile.Vector, len(it.r.out))
+	}
+	for i, j := range it.r.out {
+		it.own[i].Reset(it.r.fields[j].Type, sortedrun.BatchSize)
+	}
+	n := 0
+	for n < sortedrun.BatchSize {
+		row, isBatch, err := it.m.nextChunk(&it.raw)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if isBatch {
+			if n == 0 {
+				giveBatch(b, &it.raw)
+				return nil
+			}
+			it.held = true
+			break
+		}
+		for i, j := range it.r.out {
+			if err := it.own[i].Set(n, row[j]); err != nil {
+				return fmt.Errorf("lsmread: column %s: %w", it.r.fields[it.r.out[i]].Name, err)
+			}
+		}
+		n++
+	}
+	if n == 0 {
+		return io.EOF
+	}
+	for i := range it.own {
+		it.own[i].Len = n
+	}
+	b.Cols = append(b.Cols[:0], it.own...)
+	b.Len, b.FirstRow, b.Sel = n, 0, nil
+	return nil
+}
+
+// giveBatch makes b show src's rows (sharing its vectors' buffers).
+func giveBatch(b, src *datafile.Batch) {
+	b.Cols = append(b.Cols[:0], src.Cols...)
+	b.Len, b.FirstRow, b.Sel = src.Len, src.FirstRow, src.Sel
+}
+
+func (it *mergeBatches) Close() error {
+	if it.m == nil {
+		return nil
+	}
+	err := it.m.Close()
+	it.m = nil
+	return err
+}
+
+// mergeIsRaw reports whether a merged split can be read file by file
+// without merging (see ReadBatches): a deduplicate table read without its
+// retractions, whose files' key ranges do not overlap, and not a point
+// read (keys the filter pins are looked up).
+func (r *Reader) mergeIsRaw(ctx context.Context, split *DataSplit) (bool, error) {
+	p := r.plan
+	if split.Mode != ReadMerge || p.Spec.KeepDelete || p.Core.MergeEngine != schema.MergeEngineDeduplicate || len(split.DeletionFiles) > 0 {
+		return false, nil
+	}
+	if r.lookupReadable(split, r.splitKeys(split)) {
+		return false, nil // the filter pins a few keys: Read looks them up
+	}
+	return r.disjointFiles(ctx, split)
 }

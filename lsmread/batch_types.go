@@ -22,6 +22,8 @@ const (
 	VectorInt32   = datafile.VectorInt32
 	VectorFloat64 = datafile.VectorFloat64
 	VectorString  = datafile.VectorString
+	// VectorDecimal64 holds DECIMAL(p ≤ 18) values unscaled in Int64.
+	VectorDecimal64 = datafile.VectorDecimal64
 )
 
 // KindOf is the vector kind of type t.

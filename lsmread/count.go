@@ -63,6 +63,14 @@ func (p *Plan) disjointFiles(ctx context.Context, s *DataSplit) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	return r.disjointFiles(ctx, s)
+}
+
+// disjointFiles is Plan.disjointFiles with r's key comparator.
+func (r *Reader) disjointFiles(ctx context.Context, s *DataSplit) (bool, error) {
+	if len(s.Files) <= 1 {
+		return true, nil
+	}
 	bounds, err := r.fileKeyBounds(ctx, s)
 	if err != nil {
 		return false, err

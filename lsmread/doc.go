@@ -12,15 +12,20 @@
 //
 // Read paths:
 //   - ReadRaw splits (append tables, deletion-vector and first-row tables,
-//     read-optimized scans, delta reads) are decoded from Parquet pages into
+//     read-optimized scans, delta reads, and buckets of merging tables whose
+//     files need no merge — one level above 0 without retract records, Java's
+//     raw-convertible splits) are decoded from Parquet pages into
 //     typed vectors (sortedrun.OpenBatches); deletion vectors and the filter
 //     become the batch selection. Rows are produced from batches in one
 //     conversion per batch (each column boxed at once).
 //   - ReadMerge splits (primary-key buckets) are split into sections of
 //     overlapping files (kv.IntervalPartition); each section's sorted runs
 //     (sortedrun.OpenKeyValues, one file open per data file) are merged by
-//     the table's merge function (kv.SortMergeReader); ReadBatches collects
-//     the merged rows into batches.
+//     the table's merge function (kv.SortMergeReader); a section of one file
+//     without retract records is read as it is (raw). ReadBatches returns a
+//     raw section's batches and fills typed vectors with merged rows; the
+//     parallel scan (ReadParallelBatches) makes rows from the batches of
+//     what needs no merge and converts merged rows one by one.
 //   - Reads with row kinds (ReadWithKinds, for $audit_log/$binlog) keep the
 //     retractions a merge leaves (ScanSpec.KeepDelete, Java's
 //     forceKeepDelete) and read the records of raw splits with their kinds.
@@ -32,7 +37,11 @@
 //     tables (Java batchScanSkipLevel0).
 //
 // Serving SQL: ReadParallel reads a plan's splits with up to GOMAXPROCS
-// workers (the parallel split executor); LookupKey is the point lookup of
+// workers (the parallel split executor); Plan.Aggregate computes a GROUP BY
+// of COUNT/SUM/MIN/MAX over the splits' column batches on the same number
+// of workers, each with its own partial groups, merged at the end (the GMS
+// adapter only rewrites the plan, supplies the exact filter as a row test
+// and converts the groups to rows); LookupKey is the point lookup of
 // one primary key (pruned to the key's partition and files); ReadPending
 // streams a table merged with a transaction's pending records
 // (read-your-writes), its committed read pruned by the filter's conjuncts on

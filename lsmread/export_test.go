@@ -8,3 +8,15 @@ func SetLookupFraction(n int64) func() {
 	lookupFraction = n
 	return func() { lookupFraction = old }
 }
+
+// SetReadRawSplits turns reading the buckets and sections that need no
+// merge as they are on or off and returns a function restoring it.
+func SetReadRawSplits(on bool) func() {
+	old := readRawSplits
+	readRawSplits = on
+	return func() { readRawSplits = old }
+}
+
+// RawSectionsRead is how many sections of merged splits were read as they
+// are so far.
+func RawSectionsRead() int64 { return rawSectionsRead.Load() }

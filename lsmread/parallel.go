@@ -19,19 +19,17 @@ import (
 // returned by Next.
 type ParallelRows struct {
 	// inline reads one split in the consumer's goroutine (a point lookup
-	// or a lookup-join probe: no goroutine is worth starting).
+	// or a lookup-join probe: no goroutine is worth starting); its rows are
+	// converted already.
 	inline RowIterator
-	// inlineDone: the inline iterator's rows are converted already.
-	inlineDone bool
-	convert    func([]any) error
-	ctx        context.Context
-	cancel     context.CancelFunc
-	rows       chan [][]any
-	errc       chan error
-	wg         sync.WaitGroup
-	batch      [][]any
-	i          int
-	err        error
+	ctx    context.Context
+	cancel context.CancelFunc
+	rows   chan [][]any
+	errc   chan error
+	wg     sync.WaitGroup
+	batch  [][]any
+	i      int
+	err    error
 }
 
 // parallelBatch is how many rows a worker hands over at once.
@@ -50,23 +48,18 @@ func (r *Reader) ReadParallel(ctx context.Context, splits []*DataSplit, convert 
 type BatchRows func(b *Batch, rows [][]any) ([][]any, error)
 
 // ReadParallelBatches is ReadParallel where, when convertBatch is not nil,
-// the splits that need no merge (ReadRaw: append, deletion-vector and
-// first-row tables, read-optimized scans) are read as column batches
-// (ReadBatches) and their rows made by convertBatch straight from the
-// vectors; merged splits are read as rows through convert.
+// what needs no merge is read as column batches and its rows made by
+// convertBatch straight from the vectors: the splits that need no merge
+// (ReadRaw: append, deletion-vector and first-row tables, read-optimized
+// scans, buckets of one level without retract records) and the sections of
+// merged splits that need none (one file without retract records); merged
+// rows go through convert.
 func (r *Reader) ReadParallelBatches(ctx context.Context, splits []*DataSplit, convert func(row []any) error, convertBatch BatchRows) *ParallelRows {
 	if len(splits) <= 1 {
-		it := &ParallelRows{ctx: ctx, cancel: func() {}, convert: convert}
+		it := &ParallelRows{ctx: ctx, cancel: func() {}}
 		if len(splits) == 0 {
 			it.inline = &sliceRows{}
-		} else if convertBatch != nil && splits[0].Mode == ReadRaw {
-			var bi BatchIterator
-			if bi, it.err = r.ReadBatches(ctx, splits[0]); it.err != nil {
-				it.inline = &sliceRows{}
-			} else {
-				it.inline, it.inlineDone = &batchRowIter{it: bi, conv: convertBatch}, true
-			}
-		} else if it.inline, it.err = r.Read(ctx, splits[0]); it.err != nil {
+		} else if it.inline, it.err = r.readConverted(ctx, splits[0], convert, convertBatch); it.err != nil {
 			it.inline = &sliceRows{}
 		}
 		return it
@@ -80,13 +73,7 @@ func (r *Reader) ReadParallelBatches(ctx context.Context, splits []*DataSplit, c
 		go func() {
 			defer it.wg.Done()
 			for s := range work {
-				var err error
-				if convertBatch != nil && s.Mode == ReadRaw {
-					err = it.readSplitBatches(r, s, convertBatch)
-				} else {
-					err = it.readSplit(r, s, convert)
-				}
-				if err != nil {
+				if err := it.readSplit(r, s, convert, convertBatch); err != nil {
 					select {
 					case it.errc <- err:
 					default:
@@ -114,8 +101,40 @@ func (r *Reader) ReadParallelBatches(ctx context.Context, splits []*DataSplit, c
 	return it
 }
 
-func (it *ParallelRows) readSplit(r *Reader, s *DataSplit, convert func([]any) error) error {
-	ri, err := r.Read(it.ctx, s)
+// readConverted opens a split as rows converted for the consumer: through
+// convertBatch from column batches where they need no merge (when
+// convertBatch is not nil), through convert otherwise.
+func (r *Reader) readConverted(ctx context.Context, s *DataSplit, convert func([]any) error, convertBatch BatchRows) (RowIterator, error) {
+	if convertBatch != nil {
+		if r.batchable(ctx, s) {
+			bi, err := r.ReadBatches(ctx, s)
+			if err != nil {
+				return nil, err
+			}
+			return &batchRowIter{next: bi.Next, close: bi.Close, conv: convertBatch}, nil
+		}
+		m, err := r.openMergeSections(ctx, s)
+		if err != nil {
+			return nil, err
+		}
+		if m != nil {
+			return &mixedRowIter{m: m, convert: convert, conv: convertBatch}, nil
+		}
+	}
+	ri, err := r.Read(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	if convert == nil {
+		return ri, nil
+	}
+	return &convertRows{rows: ri, convert: convert}, nil
+}
+
+// readSplit reads one split in a worker and hands its converted rows to
+// the consumer, parallelBatch at a time.
+func (it *ParallelRows) readSplit(r *Reader, s *DataSplit, convert func([]any) error, convertBatch BatchRows) error {
+	ri, err := r.readConverted(it.ctx, s, convert, convertBatch)
 	if err != nil {
 		return err
 	}
@@ -141,11 +160,6 @@ func (it *ParallelRows) readSplit(r *Reader, s *DataSplit, convert func([]any) e
 		if err != nil {
 			return err
 		}
-		if convert != nil {
-			if err := convert(row); err != nil {
-				return err
-			}
-		}
 		batch = append(batch, row)
 		if len(batch) == parallelBatch && !flush() {
 			return nil
@@ -155,59 +169,35 @@ func (it *ParallelRows) readSplit(r *Reader, s *DataSplit, convert func([]any) e
 	return ri.Close()
 }
 
-// readSplitBatches reads a raw split as column batches and hands the rows
-// convert makes of them to the consumer.
-func (it *ParallelRows) readSplitBatches(r *Reader, s *DataSplit, convert BatchRows) error {
-	bi, err := r.ReadBatches(it.ctx, s)
-	if err != nil {
-		return err
-	}
-	defer bi.Close()
-	var b Batch
-	rows := make([][]any, 0, parallelBatch)
-	for {
-		err := bi.Next(&b)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		if rows, err = convert(&b, rows); err != nil {
-			return err
-		}
-		if len(rows) >= parallelBatch {
-			select {
-			case it.rows <- rows:
-				rows = make([][]any, 0, parallelBatch)
-			case <-it.ctx.Done():
-				return nil
-			}
-		}
-	}
-	if len(rows) > 0 {
-		select {
-		case it.rows <- rows:
-		case <-it.ctx.Done():
-			return nil
-		}
-	}
-	return bi.Close()
+// convertRows passes each row of an iterator through convert.
+type convertRows struct {
+	rows    RowIterator
+	convert func([]any) error
 }
 
-// batchRowIter is a RowIterator over the rows convert makes of a split's
-// column batches.
+func (c *convertRows) Next() ([]any, error) {
+	row, err := c.rows.Next()
+	if err == nil {
+		err = c.convert(row)
+	}
+	return row, err
+}
+
+func (c *convertRows) Close() error { return c.rows.Close() }
+
+// batchRowIter is a RowIterator over the rows conv makes of column batches.
 type batchRowIter struct {
-	it   BatchIterator
-	conv BatchRows
-	b    Batch
-	rows [][]any
-	i    int
+	next  func(*Batch) error
+	close func() error
+	conv  BatchRows
+	b     Batch
+	rows  [][]any
+	i     int
 }
 
 func (x *batchRowIter) Next() ([]any, error) {
 	for x.i >= len(x.rows) {
-		if err := x.it.Next(&x.b); err != nil {
+		if err := x.next(&x.b); err != nil {
 			return nil, err
 		}
 		rows, err := x.conv(&x.b, x.rows[:0])
@@ -221,7 +211,47 @@ func (x *batchRowIter) Next() ([]any, error) {
 	return row, nil
 }
 
-func (x *batchRowIter) Close() error { return x.it.Close() }
+func (x *batchRowIter) Close() error { return x.close() }
+
+// mixedRowIter is a RowIterator over a merged split: the rows of sections
+// that need no merge are made by conv from their column batches, merged
+// rows pass through convert.
+type mixedRowIter struct {
+	m       *mergeIterator
+	convert func([]any) error
+	conv    BatchRows
+	b       Batch
+	rows    [][]any
+	i       int
+}
+
+func (x *mixedRowIter) Next() ([]any, error) {
+	for x.i >= len(x.rows) {
+		row, isBatch, err := x.m.nextChunk(&x.b)
+		if err != nil {
+			return nil, err
+		}
+		if !isBatch {
+			row = x.m.r.projectRow(row)
+			if x.convert != nil {
+				if err := x.convert(row); err != nil {
+					return nil, err
+				}
+			}
+			return row, nil
+		}
+		rows, err := x.conv(&x.b, x.rows[:0])
+		if err != nil {
+			return nil, err
+		}
+		x.rows, x.i = rows, 0
+	}
+	row := x.rows[x.i]
+	x.i++
+	return row, nil
+}
+
+func (x *mixedRowIter) Close() error { return x.m.Close() }
 
 // Next returns the next row, io.EOF after the last one, or the first error
 // of any worker (or of the context).
@@ -231,9 +261,6 @@ func (it *ParallelRows) Next() ([]any, error) {
 			return nil, it.err
 		}
 		row, err := it.inline.Next()
-		if err == nil && it.convert != nil && !it.inlineDone {
-			err = it.convert(row)
-		}
 		if err != nil && !errors.Is(err, io.EOF) {
 			it.err = err
 		}
@@ -272,4 +299,16 @@ func (it *ParallelRows) Close() error {
 	}
 	it.wg.Wait()
 	return nil
+}
+
+// batchable reports whether ReadBatches reads split as column batches
+// without merging rows: a raw split, or a merged one whose files need no
+// merge (mergeIsRaw; an error there leaves the split to the other paths,
+// which report it).
+func (r *Reader) batchable(ctx context.Context, split *DataSplit) bool {
+	if split.Mode == ReadRaw {
+		return true
+	}
+	ok, err := r.mergeIsRaw(ctx, split)
+	return err == nil && ok
 }

@@ -74,18 +74,22 @@ type PlanStats struct {
 	Splits            int
 	SkippedLevel0     int // level-0 files not read (deletion vectors / first-row)
 	PartitionsScanned int
-	// MergedBuckets counts the splits read by merging sorted runs; RunsMax
-	// and RunsTotal are the most sorted runs one of them merges and their
-	// sum (EXPLAIN shows the maximum and the average).
-	MergedBuckets, RunsMax, RunsTotal int
+	// MergedBuckets counts the splits of a table that merges on read that
+	// are read by merging sorted runs, RawBuckets those whose files need no
+	// merge (one level above 0 without retract records, as after a full
+	// compaction: read as they are, like Java's raw-convertible splits);
+	// RunsMax and RunsTotal are the most sorted runs one of them holds and
+	// their sum (EXPLAIN shows the maximum and the average).
+	MergedBuckets, RawBuckets, RunsMax, RunsTotal int
 }
 
-// RunsAvg is the average number of sorted runs a merged split merges.
+// RunsAvg is the average number of sorted runs of a bucket of a table that
+// merges on read.
 func (s PlanStats) RunsAvg() float64 {
-	if s.MergedBuckets == 0 {
+	if s.MergedBuckets+s.RawBuckets == 0 {
 		return 0
 	}
-	return float64(s.RunsTotal) / float64(s.MergedBuckets)
+	return float64(s.RunsTotal) / float64(s.MergedBuckets+s.RawBuckets)
 }
 
 // Plan is the result of planning a scan: the snapshot and schema read and
@@ -361,6 +365,7 @@ func (p *Plan) planSplits(ctx context.Context) error {
 	}
 	keepPartition := map[string]bool{}
 	raw := !p.isPK() || p.rawPK()
+	merging := !raw && p.inc == nil // the table's buckets merge on read unless their files need no merge
 	var entryErr error
 	live, scanStats, err := p.Table.handle.Scan(ctx, p.Snapshot, snapshot.ScanOptions{
 		Lists: lists,
@@ -457,6 +462,11 @@ func (p *Plan) planSplits(ctx context.Context) error {
 			}
 			files = append(files, e.File)
 		}
+		if split.Mode == ReadMerge && rawConvertible(files) {
+			// A bucket needs no merge (a fully compacted one): read its
+			// files as they are, and prune them by value statistics too.
+			split.Mode = ReadRaw
+		}
 		files, pruned, err := pruner.pruneFiles(split, files)
 		if err != nil {
 			return err
@@ -464,6 +474,9 @@ func (p *Plan) planSplits(ctx context.Context) error {
 		p.Stats.FilesPruned += pruned
 		if len(files) == 0 {
 			continue
+		}
+		if split.Mode == ReadMerge && rawConvertible(files) {
+			split.Mode = ReadRaw // the files the key filter keeps need no merge
 		}
 		// Files of a bucket in write order (Java orders append files by
 		// sequence number), level by level; the files of an incremental
@@ -487,9 +500,13 @@ func (p *Plan) planSplits(ctx context.Context) error {
 				split.DeletionFiles[i] = d[f.FileName]
 			}
 		}
-		if split.Mode == ReadMerge {
+		if merging {
 			runs := manifest.SortedRuns(files)
-			p.Stats.MergedBuckets++
+			if split.Mode == ReadMerge {
+				p.Stats.MergedBuckets++
+			} else {
+				p.Stats.RawBuckets++
+			}
 			p.Stats.RunsTotal += runs
 			p.Stats.RunsMax = max(p.Stats.RunsMax, runs)
 		}

@@ -15,11 +15,11 @@ func (p *Plan) observeSortedRuns() {
 	if s.Filter != nil || s.Bucket != nil || len(s.PartitionSpecs) > 0 || s.Delta != nil || s.ReadOptimized || s.TimeTravel.count() > 0 {
 		return
 	}
+	if !p.isPK() || p.rawPK() {
+		return // nothing merges
+	}
 	most := int64(0)
 	for _, split := range p.Splits {
-		if split.Mode != ReadMerge {
-			continue
-		}
 		runs := manifest.SortedRuns(split.Files)
 		metrics.SortedRunsPerBucket.Observe(float64(runs))
 		most = max(most, int64(runs))

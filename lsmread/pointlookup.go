@@ -400,6 +400,31 @@ func (r *Reader) lookupFile(ctx context.Context, full *sortedrun.Reader, split *
 // keyBounds are a file's smallest and largest trimmed keys.
 type keyBounds struct{ min, max []any }
 
+// decodeKeyBounds decodes a data file's min and max keys with the key types
+// of the file's schema; keyTypes caches them per schema id.
+func (r *Reader) decodeKeyBounds(ctx context.Context, keyTypes map[int64][]schema.DataType, f *manifest.DataFileMeta) (keyBounds, error) {
+	types, ok := keyTypes[f.SchemaID]
+	if !ok {
+		fs, err := r.plan.Table.schemas.Schema(ctx, schema.SchemaID(f.SchemaID))
+		if err != nil {
+			return keyBounds{}, err
+		}
+		for _, kf := range fs.TrimmedPrimaryKeyFields() {
+			types = append(types, kf.Type)
+		}
+		keyTypes[f.SchemaID] = types
+	}
+	mn, err := binaryrow.DecodeSerialized(types, f.MinKey)
+	if err != nil {
+		return keyBounds{}, fmt.Errorf("lsmread: min key of %s: %w", f.FileName, err)
+	}
+	mx, err := binaryrow.DecodeSerialized(types, f.MaxKey)
+	if err != nil {
+		return keyBounds{}, fmt.Errorf("lsmread: max key of %s: %w", f.FileName, err)
+	}
+	return keyBounds{mn, mx}, nil
+}
+
 // fileKeyBounds decodes the key range of each of split's files.
 func (r *Reader) fileKeyBounds(ctx context.Context, split *DataSplit) ([]keyBounds, error) {
 	keyTypes := make(map[int64][]schema.DataType)
@@ -431,27 +456,11 @@ func (r *Reader) fileKeyBounds(ctx context.Context, split *DataSplit) ([]keyBoun
 		}
 	}()
 	for i := range split.Files {
-		f := &split.Files[i]
-		types, ok := keyTypes[f.SchemaID]
-		if !ok {
-			fs, err := r.plan.Table.schemas.Schema(ctx, schema.SchemaID(f.SchemaID))
-			if err != nil {
-				return nil, err
-			}
-			for _, kf := range fs.TrimmedPrimaryKeyFields() {
-				types = append(types, kf.Type)
-			}
-			keyTypes[f.SchemaID] = types
-		}
-		mn, err := binaryrow.DecodeSerialized(types, f.MinKey)
+		b, err := r.decodeKeyBounds(ctx, keyTypes, &split.Files[i])
 		if err != nil {
-			return nil, fmt.Errorf("lsmread: min key of %s: %w", f.FileName, err)
+			return nil, err
 		}
-		mx, err := binaryrow.DecodeSerialized(types, f.MaxKey)
-		if err != nil {
-			return nil, fmt.Errorf("lsmread: max key of %s: %w", f.FileName, err)
-		}
-		out[i] = keyBounds{mn, mx}
+		out[i] = b
 	}
 	return out, nil
 }

@@ -2,6 +2,7 @@ package lsmread
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -115,7 +116,11 @@ func (r *Reader) Read(ctx context.Context, split *DataSplit) (RowIterator, error
 	if split.Mode == ReadRaw {
 		return newRawIterator(r, ctx, split), nil
 	}
-	return r.openMerge(ctx, split)
+	m, err := r.openMerge(ctx, split)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // file describes a split's data file for the sorted-run reader.
@@ -135,12 +140,22 @@ func checkFormat(f *manifest.DataFileMeta) error {
 	return nil
 }
 
+// passes reports whether a read-schema row passes the filter.
+func (r *Reader) passes(row []any) bool {
+	return r.filter == nil || Test(r.filter, func(f int) (any, bool) { return row[f], true }) == True
+}
+
 // project builds the output row of a read-schema row, or nil when the filter
 // rejects it.
 func (r *Reader) project(row []any) []any {
-	if r.filter != nil && Test(r.filter, func(f int) (any, bool) { return row[f], true }) != True {
+	if !r.passes(row) {
 		return nil
 	}
+	return r.projectRow(row)
+}
+
+// projectRow builds the output row of a read-schema row.
+func (r *Reader) projectRow(row []any) []any {
 	out := make([]any, len(r.out))
 	for i, j := range r.out {
 		out[i] = row[j]
@@ -243,11 +258,13 @@ type mergeIterator struct {
 	ctx      context.Context
 	split    *DataSplit
 	sections [][][]manifest.DataFileMeta
-	next     int
+	nextSec  int
 	cur      *kv.SortMergeReader
+	// raw reads a section that needs no merge (rawSection) as it is.
+	raw *rawIterator
 }
 
-func (r *Reader) openMerge(ctx context.Context, split *DataSplit) (RowIterator, error) {
+func (r *Reader) openMerge(ctx context.Context, split *DataSplit) (*mergeIterator, error) {
 	kb, err := r.fileKeyBounds(ctx, split)
 	if err != nil {
 		return nil, err
@@ -264,31 +281,80 @@ func (r *Reader) openMerge(ctx context.Context, split *DataSplit) (RowIterator, 
 }
 
 func (m *mergeIterator) Next() ([]any, error) {
+	row, _, err := m.next(nil)
+	return row, err
+}
+
+// nextChunk returns the next merged row that passes the filter as a row of
+// the read schema (not projected; the caller must not keep it), or, when a
+// section needs no merge, fills b with its next column batch (batch true,
+// row nil).
+func (m *mergeIterator) nextChunk(b *datafile.Batch) (row []any, batch bool, err error) {
+	return m.next(b)
+}
+
+// next is Next when b is nil (sections that need no merge are turned into
+// rows), else nextChunk.
+func (m *mergeIterator) next(b *datafile.Batch) ([]any, bool, error) {
 	for {
+		if m.raw != nil {
+			if b != nil {
+				err := m.raw.batches.Next(b)
+				if err == nil {
+					return nil, true, nil
+				}
+				if !errors.Is(err, io.EOF) {
+					return nil, false, err
+				}
+			} else {
+				row, err := m.raw.Next()
+				if !errors.Is(err, io.EOF) {
+					return row, false, err
+				}
+			}
+			err := m.raw.Close()
+			m.raw = nil
+			if err != nil {
+				return nil, false, err
+			}
+			continue
+		}
 		if m.cur != nil {
 			kvr, ok, err := m.cur.Next()
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			if ok {
 				if !kvr.Kind.IsAdd() {
 					continue
 				}
+				if b != nil {
+					// nextChunk: the caller projects (or copies) the row.
+					if m.r.passes(kvr.Value) {
+						return kvr.Value, false, nil
+					}
+					continue
+				}
 				if out := m.r.project(kvr.Value); out != nil {
-					return out, nil
+					return out, false, nil
 				}
 				continue
 			}
 			if err := m.cur.Close(); err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			m.cur = nil
 		}
-		if m.next >= len(m.sections) {
-			return nil, io.EOF
+		if m.nextSec >= len(m.sections) {
+			return nil, false, io.EOF
 		}
-		sec := m.sections[m.next]
-		m.next++
+		sec := m.sections[m.nextSec]
+		m.nextSec++
+		if rawSection(sec) {
+			rawSectionsRead.Add(1)
+			m.raw = newRawIterator(m.r, m.ctx, m.split.section(sec))
+			continue
+		}
 		runs := make([]kv.RecordReader, 0, len(sec))
 		for _, run := range sec {
 			readers := make([]kv.RecordReader, 0, len(run))
@@ -297,13 +363,13 @@ func (m *mergeIterator) Next() ([]any, error) {
 				if err := checkFormat(f); err != nil {
 					closeAll(runs)
 					closeAll(readers)
-					return nil, err
+					return nil, false, err
 				}
 				fr, err := m.r.run.OpenKeyValues(m.ctx, m.split.file(f))
 				if err != nil {
 					closeAll(runs)
 					closeAll(readers)
-					return nil, err
+					return nil, false, err
 				}
 				readers = append(readers, fr)
 			}
@@ -324,6 +390,11 @@ func closeAll(rs []kv.RecordReader) {
 }
 
 func (m *mergeIterator) Close() error {
+	if m.raw != nil {
+		err := m.raw.Close()
+		m.raw = nil
+		return err
+	}
 	if m.cur != nil {
 		err := m.cur.Close()
 		m.cur = nil

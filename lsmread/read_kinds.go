@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/lakesql/lakesql/internal/binaryrow"
 	"github.com/lakesql/lakesql/internal/dv"
 	"github.com/lakesql/lakesql/internal/kv"
 	"github.com/lakesql/lakesql/internal/schema"
@@ -236,34 +235,18 @@ func (r *Reader) openMergeKV(ctx context.Context, split *DataSplit, files []mani
 		}
 	}
 	keyTypes := map[int64][]schema.DataType{}
-	type bounds struct{ min, max []any }
-	bs := make(map[string]bounds, len(files))
+	bs := make(map[string]keyBounds, len(files))
 	dvOf := make(map[string]*DeletionFile, len(dvs))
 	for i := range files {
 		f := &files[i]
 		if i < len(dvs) && dvs[i] != nil {
 			dvOf[f.FileName] = dvs[i]
 		}
-		types, ok := keyTypes[f.SchemaID]
-		if !ok {
-			fs, err := r.plan.Table.schemas.Schema(ctx, schema.SchemaID(f.SchemaID))
-			if err != nil {
-				return nil, err
-			}
-			for _, kf := range fs.TrimmedPrimaryKeyFields() {
-				types = append(types, kf.Type)
-			}
-			keyTypes[f.SchemaID] = types
-		}
-		mn, err := binaryrow.DecodeSerialized(types, f.MinKey)
+		b, err := r.decodeKeyBounds(ctx, keyTypes, f)
 		if err != nil {
-			return nil, fmt.Errorf("lsmread: min key of %s: %w", f.FileName, err)
+			return nil, err
 		}
-		mx, err := binaryrow.DecodeSerialized(types, f.MaxKey)
-		if err != nil {
-			return nil, fmt.Errorf("lsmread: max key of %s: %w", f.FileName, err)
-		}
-		bs[f.FileName] = bounds{mn, mx}
+		bs[f.FileName] = b
 	}
 	sections := kv.IntervalPartition(files,
 		func(f manifest.DataFileMeta) []any { return bs[f.FileName].min },

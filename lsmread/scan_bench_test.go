@@ -23,6 +23,14 @@ const scanBenchRows = 1_000_000
 // price DOUBLE, amount DECIMAL(12,2)) in one commit: an append table when
 // pk is false, else a 4-bucket primary-key table on id.
 func writeScanTable(tb testing.TB, ctx context.Context, st storage.Storage, n int, pk bool) {
+	writeScanTableRuns(tb, ctx, st, n, pk, 1)
+}
+
+// writeScanTableRuns is writeScanTable in commits commits: row r goes to
+// commit r%commits, so on a primary-key table every commit adds one level-0
+// sorted run per bucket spanning the whole key range (merge-on-read merges
+// them all).
+func writeScanTableRuns(tb testing.TB, ctx context.Context, st storage.Storage, n int, pk bool, commits int) {
 	tb.Helper()
 	ts := &schema.TableSchema{
 		Version: schema.SchemaVersionCurrent,
@@ -43,35 +51,43 @@ func writeScanTable(tb testing.TB, ctx context.Context, st storage.Storage, n in
 	if err := snapshot.NewSchemaManager(st, "main").Commit(ctx, ts); err != nil {
 		tb.Fatal(err)
 	}
-	w, err := lsmwrite.NewTableWrite(ctx, st, ts, nil, lsmwrite.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
 	names := make([]string, 1000)
 	for i := range names {
 		names[i] = fmt.Sprintf("customer-%04d", i)
 	}
 	row := make([]any, 5)
-	for r := 0; r < n; r++ {
-		id := int64((r * 7919) % n)
-		row[0], row[1], row[2], row[3] = id, int32(r%100), names[r%len(names)], float64(r)/10
-		row[4] = schema.DecimalFromInt64(int64(r%1_000_000), 2)
-		if r%11 == 0 {
-			row[1], row[2] = nil, nil
-		}
-		if err := w.Write(ctx, kv.Insert, row); err != nil {
+	var base *snapshot.Snapshot
+	for c := range commits {
+		w, err := lsmwrite.NewTableWrite(ctx, st, ts, base, lsmwrite.Options{})
+		if err != nil {
 			tb.Fatal(err)
 		}
-	}
-	if _, err := w.Commit(ctx); err != nil {
-		tb.Fatal(err)
+		for r := c; r < n; r += commits {
+			id := int64((r * 7919) % n)
+			row[0], row[1], row[2], row[3] = id, int32(r%100), names[r%len(names)], float64(r)/10
+			row[4] = schema.DecimalFromInt64(int64(r%1_000_000), 2)
+			if r%11 == 0 {
+				row[1], row[2] = nil, nil
+			}
+			if err := w.Write(ctx, kv.Insert, row); err != nil {
+				tb.Fatal(err)
+			}
+		}
+		if base, err = w.Commit(ctx); err != nil {
+			tb.Fatal(err)
+		}
 	}
 }
 
 // scanAll reads every split of a full scan and returns the row count.
 func scanAll(tb testing.TB, ctx context.Context, t *lsmread.Table) int64 {
+	return scanAllProjected(tb, ctx, t, nil)
+}
+
+// scanAllProjected is scanAll reading the named columns only (nil: all).
+func scanAllProjected(tb testing.TB, ctx context.Context, t *lsmread.Table, cols []string) int64 {
 	tb.Helper()
-	plan, err := t.Plan(ctx, lsmread.ScanSpec{})
+	plan, err := t.Plan(ctx, lsmread.ScanSpec{Projection: cols})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -106,8 +122,14 @@ func scanAll(tb testing.TB, ctx context.Context, t *lsmread.Table) int64 {
 // returns the row count; it sums the id column from its typed vector, as an
 // aggregate would.
 func scanBatches(tb testing.TB, ctx context.Context, t *lsmread.Table) (n, sum int64) {
+	return scanBatchesProjected(tb, ctx, t, nil)
+}
+
+// scanBatchesProjected is scanBatches reading the named columns only (nil:
+// all); the first one must be id.
+func scanBatchesProjected(tb testing.TB, ctx context.Context, t *lsmread.Table, cols []string) (n, sum int64) {
 	tb.Helper()
-	plan, err := t.Plan(ctx, lsmread.ScanSpec{})
+	plan, err := t.Plan(ctx, lsmread.ScanSpec{Projection: cols})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -188,6 +210,77 @@ func BenchmarkFullScan(b *testing.B) {
 				}
 				b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
 			})
+		}
+	}
+}
+
+// BenchmarkScanKinds reads 1M-row tables of each kind issue 9 measures
+// through lsmread, one split after another, and reports rows/s:
+//
+//   - append: an append table written in one commit;
+//   - pk-compacted: a 4-bucket primary-key table written in 5 commits and
+//     fully compacted (one file per bucket on the top level);
+//   - pk-5runs: the same table before compaction (5 overlapping level-0
+//     sorted runs per bucket, merged on read).
+//
+// Each is read as rows (Reader.Read) and as column batches
+// (Reader.ReadBatches), with every column (all) and with two (id, qty).
+//
+//	go test ./lsmread/ -run '^$' -bench ScanKinds -benchtime 3x
+func BenchmarkScanKinds(b *testing.B) {
+	const wantSum = int64(scanBenchRows) * (scanBenchRows - 1) / 2
+	ctx := context.Background()
+	open := func(pk bool, commits int, full bool) *lsmread.Table {
+		st, err := storage.Open(ctx, "file://"+b.TempDir()+"?fsync=false")
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { st.Close() })
+		writeScanTableRuns(b, ctx, st, scanBenchRows, pk, commits)
+		if full {
+			if _, err := lsmwrite.Compact(ctx, snapshot.OpenTable(st, ""), lsmwrite.CompactRequest{Full: true}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		return lsmread.OpenTable(st, "")
+	}
+	kinds := []struct {
+		name string
+		tbl  func() *lsmread.Table
+	}{
+		{"append", func() *lsmread.Table { return open(false, 1, false) }},
+		{"pk-compacted", func() *lsmread.Table { return open(true, 5, true) }},
+		{"pk-5runs", func() *lsmread.Table { return open(true, 5, false) }},
+	}
+	for _, k := range kinds {
+		var tbl *lsmread.Table
+		for _, cols := range []struct {
+			name string
+			cols []string
+		}{{"all", nil}, {"id-qty", []string{"id", "qty"}}} {
+			for _, batches := range []bool{false, true} {
+				sub := k.name + "/" + cols.name + "/rows"
+				if batches {
+					sub = k.name + "/" + cols.name + "/batches"
+				}
+				b.Run(sub, func(b *testing.B) {
+					if tbl == nil {
+						tbl = k.tbl()
+					}
+					var rows int64
+					for b.Loop() {
+						if batches {
+							if n, sum := scanBatchesProjected(b, ctx, tbl, cols.cols); n != scanBenchRows || sum != wantSum {
+								b.Fatalf("read %d rows summing to %d, want %d and %d", n, sum, scanBenchRows, wantSum)
+							}
+						} else if n := scanAllProjected(b, ctx, tbl, cols.cols); n != scanBenchRows {
+							b.Fatalf("read %d rows, want %d", n, scanBenchRows)
+						}
+						rows += scanBenchRows
+					}
+					b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
+				})
+			}
 		}
 	}
 }

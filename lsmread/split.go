@@ -17,9 +17,11 @@ const (
 	// ReadMerge sort-merges the sorted runs of a primary-key bucket through
 	// the table's merge function (merge-on-read).
 	ReadMerge ReadMode = iota
-	// ReadRaw reads each file as it is: append tables, and primary-key tables
+	// ReadRaw reads each file as it is: append tables, primary-key tables
 	// with deletion vectors or the first-row engine (levels ≥ 1 only, where
-	// every key occurs once after deletion vectors are applied).
+	// every key occurs once after deletion vectors are applied), and buckets
+	// of other primary-key tables whose files are all on one level above 0
+	// without retract records (rawConvertible).
 	ReadRaw
 	// ReadRecords reads every record of the files as written, retractions
 	// included, with its row kind: the delta or changelog files of an

@@ -62,3 +62,11 @@ func GroupWaiting(st storage.Storage, branch string) int {
 	}
 	return len(q.waiting)
 }
+
+// SetGatherTimes sets the group commit's gathering pause and limit (see
+// gather) until the function it returns restores them.
+func SetGatherTimes(gap, limit time.Duration) (restore func()) {
+	oldGap, oldLimit := gatherGap, gatherLimit
+	gatherGap, gatherLimit = gap, func(time.Duration) time.Duration { return limit }
+	return func() { gatherGap, gatherLimit = oldGap, oldLimit }
+}

@@ -103,6 +103,11 @@ func (p *atomicPart) latest(ctx context.Context) (*snapshot.Snapshot, error) {
 // prepare checks the conflict predicate up to latest and, unless the
 // files already written still apply to it, writes them on latest.
 func (p *atomicPart) prepare(ctx context.Context) error {
+	// The table must still be the one the transaction wrote: dropped, or
+	// dropped and created again by another server, nothing commits.
+	if err := snapshot.CheckTableIdentity(ctx, p.st, p.tx.Options.Branch, p.tx.Schema.ID, p.tx.Schema.TimeMillis); err != nil {
+		return err
+	}
 	latest, err := p.latest(ctx)
 	if err != nil {
 		return err
@@ -135,6 +140,7 @@ func (p *atomicPart) prepare(ctx context.Context) error {
 		_ = w.Abort(ctx)
 		return err
 	}
+	co.SchemaTimeMillis = p.tx.Schema.TimeMillis
 	p.w, p.changes, p.base, p.co = w, ch, latest, co
 	return nil
 }
@@ -206,6 +212,13 @@ func CommitAtomic(ctx context.Context, wh storage.Storage, tables []AtomicTable)
 	committed := make([]*snapshot.Snapshot, len(parts))
 	for i, p := range parts {
 		s, err := p.commit(pctx)
+		if errors.Is(err, snapshot.ErrTableDropped) {
+			// Dropped (or created again) by another server since the
+			// check: the transaction is decided, and its writes to the
+			// table went with the table, as a roll-forward finds too.
+			p.abort(pctx)
+			continue
+		}
 		if err != nil {
 			failed = errors.Join(failed, fmt.Errorf("table %s: %w", p.path, err))
 			continue

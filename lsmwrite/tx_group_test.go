@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/lakesql/lakesql/internal/kv"
+	"github.com/lakesql/lakesql/internal/storage"
 	"github.com/lakesql/lakesql/lsmwrite"
 	"github.com/lakesql/lakesql/snapshot"
 )
@@ -158,5 +160,88 @@ func waitFor(t *testing.T, cond func() bool) {
 			t.Fatal(fmt.Errorf("timed out waiting"))
 		}
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// gatedStorage holds the publish of one snapshot (CreateIfNotExists of a
+// path ending in gate) until release is closed, saying so on hit.
+type gatedStorage struct {
+	storage.Storage
+	gate         string
+	hit, release chan struct{}
+	once         sync.Once
+}
+
+func (g *gatedStorage) CreateIfNotExists(ctx context.Context, p string, data []byte) error {
+	if strings.HasSuffix(p, g.gate) {
+		g.once.Do(func() { close(g.hit) })
+		<-g.release
+	}
+	return g.Storage.CreateIfNotExists(ctx, p, data)
+}
+
+// TestCommitGroupedGathersReturningWriters: writers that commit again as
+// soon as their batch returns join the next batch instead of waiting a
+// whole commit behind it: the next leader waits for as many of them as
+// the batch had (gather). A and B commit together in snapshot 2 while C
+// queues; C's batch takes A's and B's next commits with it (snapshot 3,
+// not C alone and then A and B in 4).
+func TestCommitGroupedGathersReturningWriters(t *testing.T) {
+	defer lsmwrite.SetGatherTimes(time.Minute, time.Minute)() // arrivals, not time, end the wait here
+	mem, ts := txTable(t)
+	st := &gatedStorage{Storage: mem, gate: "snapshot-2", hit: make(chan struct{}), release: make(chan struct{})}
+	ctx := context.Background()
+	commit := func(k int32) (*snapshot.Snapshot, error) {
+		return lsmwrite.CommitGrouped(ctx, st, lsmwrite.TxCommit{Schema: ts, Records: []kv.KeyValue{{Kind: kv.Insert, Value: []any{k, k}}}})
+	}
+	_, unlock := snapshot.LockCommits(ctx, []string{snapshot.CommitLockKey(st, "")})
+	var wg sync.WaitGroup
+	var first [2]*snapshot.Snapshot // A's and B's first commits
+	var again [2]*snapshot.Snapshot // their second, right after
+	var errs [5]error
+	wg.Add(1)
+	go func() { // leads alone, waits for the lock: snapshot 1
+		defer wg.Done()
+		_, errs[4] = commit(100)
+	}()
+	waitFor(t, func() bool { return lsmwrite.GroupWaiting(st, "") == 0 })
+	for i := range 2 { // A and B queue: one batch, snapshot 2
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if first[i], errs[i] = commit(int32(i)); errs[i] == nil {
+				again[i], errs[i] = commit(int32(10 + i))
+			}
+		}()
+		waitFor(t, func() bool { return lsmwrite.GroupWaiting(st, "") == i+1 })
+	}
+	unlock()
+	<-st.hit // A and B's batch is publishing snapshot 2: C queues
+	var snapC *snapshot.Snapshot
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		snapC, errs[2] = commit(20)
+	}()
+	waitFor(t, func() bool { return lsmwrite.GroupWaiting(st, "") == 1 })
+	close(st.release)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("commit %d: %v", i, err)
+		}
+	}
+	for i := range 2 {
+		if first[i].ID != 2 || again[i].ID != 3 {
+			t.Errorf("writer %d committed snapshots %d and %d, want 2 and 3", i, first[i].ID, again[i].ID)
+		}
+	}
+	if snapC.ID != 3 {
+		t.Errorf("C committed snapshot %d, want 3 (with A's and B's next commits)", snapC.ID)
+	}
+	if latest, err := snapshot.NewSnapshotManager(st, "").Latest(ctx); err != nil {
+		t.Fatal(err)
+	} else if latest.ID != 3 {
+		t.Errorf("latest snapshot %d, want 3", latest.ID)
 	}
 }

@@ -112,6 +112,7 @@ func RollForward(ctx context.Context, wh storage.Storage, id string) (int, error
 		if err != nil {
 			return 0, fmt.Errorf("lsmwrite: roll forward transaction %s: table %s: %w", id, t.Path, err)
 		}
+		p.co.SchemaTimeMillis = sch.TimeMillis
 		p.redo = func(ctx context.Context, latest *snapshot.Snapshot) (*TableWrite, *snapshot.CommitChanges, error) {
 			return redoFromFiles(ctx, p, t, latest)
 		}
@@ -133,6 +134,10 @@ func RollForward(ctx context.Context, wh storage.Storage, id string) (int, error
 			return commits, fmt.Errorf("lsmwrite: roll forward transaction %s: table %s: %w", id, p.path, err)
 		}
 		s, err := p.commit(lctx)
+		if errors.Is(err, snapshot.ErrTableDropped) {
+			p.abort(lctx)
+			continue // dropped (or created again) meanwhile
+		}
 		if err != nil {
 			return commits, fmt.Errorf("lsmwrite: roll forward transaction %s: table %s: %w", id, p.path, err)
 		}

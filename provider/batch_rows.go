@@ -34,8 +34,8 @@ func appendBatchRows(ts []*schema.DataType, b *lsmread.Batch, rows [][]any) ([][
 		col := cols[c*b.Len : (c+1)*b.Len]
 		vec := &b.Cols[c]
 		vec.Box(col)
-		if vec.Kind() != lsmread.VectorAny {
-			continue
+		if k := vec.Kind(); k != lsmread.VectorAny && k != lsmread.VectorDecimal64 {
+			continue // GMS's values as they are
 		}
 		for i, v := range col {
 			if v == nil {

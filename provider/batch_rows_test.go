@@ -16,8 +16,10 @@ import (
 // TestBatchScanEqualsRowPath: random scans (projections, filters on
 // values the table holds, IS [NOT] NULL) of fixture tables — append
 // tables of the fixtures' column types, with schema evolution, tables with
-// deletion vectors, merge-on-read and first-row primary-key tables, and
-// read-optimized ($ro) scans of compacted ones — give exactly the same GMS
+// deletion vectors, merge-on-read (deduplicate, partial-update: buckets
+// and sections that need no merge come as batches, merged ones as rows) and
+// first-row primary-key tables, and read-optimized ($ro) scans of
+// compacted ones — give exactly the same GMS
 // rows, values and Go types, with rows made from column batches
 // (lakesql_batch_scan = 1) as row by row (= 0), and the batch path ran.
 // LAKESQL_SEED picks the seed.
@@ -33,6 +35,9 @@ func TestBatchScanEqualsRowPath(t *testing.T) {
 		"append_with_cast_timestamp", "append_table_alter_table_with_cast", "pk_table_with_mor",
 		"pk_table_scan_and_read_dv", "pk_table_scan_and_read_mor", "pk_table_scan_and_read_first_row",
 		"pk_09", "pk_dv_index_in_data_no_external", "pk_table_with_dv_cardinality",
+		// Merging tables whose compacted buckets and single-file sections
+		// are read as column batches (partial-update, evolved schema).
+		"pk_table_partial_update", "pk_table_with_alter_table",
 	}
 	env := newSysEnv(t, tables...)
 	// Read-optimized scans of merge-on-read tables: compacted files, raw.

@@ -5,8 +5,10 @@
 // no catalog layout, planning, file reading or commit logic of its own (the
 // layering test enforces it): the warehouse layout and DDL are
 // snapshot.Catalog's, schema rules internal/schema's, planning, the
-// parallel split executor, point lookups, read-your-writes and the stats
-// evolution lsmread's, a transaction's commit lsmwrite.CommitTransaction.
+// parallel split executor, the columnar aggregate (Plan.Aggregate: the
+// AggregateRule only rewrites GMS's GroupBy and converts the groups to
+// rows), point lookups, read-your-writes and the stats evolution lsmread's,
+// a transaction's commit lsmwrite.CommitTransaction.
 //
 // Written values are exact or an error, as in MySQL's strict mode: an
 // analyzer rule (strict.go) checks every value INSERT, REPLACE and UPDATE

@@ -8,10 +8,12 @@ import (
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/lakesql/lakesql/internal/kv"
 	"github.com/lakesql/lakesql/internal/metrics"
+	"github.com/lakesql/lakesql/internal/storage"
 	"github.com/lakesql/lakesql/lsmread"
 	"github.com/lakesql/lakesql/lsmwrite"
 	"github.com/lakesql/lakesql/procedures"
@@ -58,12 +60,17 @@ var errorCodes = []struct {
 		snapshot.ErrBranchExists, snapshot.ErrSnapshotNotFound, snapshot.ErrInvalidName, snapshot.ErrInvalidConfig),
 		mysql.ERWrongArguments, mysql.SSUnknownSQLState, wrongCallArguments, false},
 	{isErr(ErrCommitInDoubt), 1180, mysql.SSUnknownSQLState, nil, false}, // ER_ERROR_DURING_COMMIT
+	// The commit lock stayed held past commit-lock-timeout: nothing was
+	// committed (MySQL's innodb_lock_wait_timeout error).
+	{isErr(storage.ErrLockTimeout), mysql.ERLockWaitTimeout, mysql.SSUnknownSQLState, func(err error) string {
+		return "Lock wait timeout exceeded; try restarting transaction (" + err.Error() + ")"
+	}, false},
 	{isErr(ErrConflict), mysql.ERLockDeadlock, mysql.SSLockDeadlock, func(err error) string { return sql.ErrLockDeadlock.New(err.Error()).Error() }, false},
 	{isErr(lsmwrite.ErrReadConflict), mysql.ERLockDeadlock, mysql.SSLockDeadlock, func(err error) string { return sql.ErrLockDeadlock.New(err.Error()).Error() }, false},
 	{isErr(snapshot.ErrSchemaConflict), mysql.ERLockDeadlock, mysql.SSLockDeadlock, nil, false},
 	{isErr(ErrReadOnly), mysql.EROptionPreventsStatement, mysql.SSUnknownSQLState, readOnlyMessage, false},
-	{sql.ErrReadOnly.Is, mysql.EROptionPreventsStatement, mysql.SSUnknownSQLState, readOnlyMessage, false},
-	{sql.ErrReadOnlyTransaction.Is, 1792, "25006", nil, false}, // ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION
+	{isKind(sql.ErrReadOnly), mysql.EROptionPreventsStatement, mysql.SSUnknownSQLState, readOnlyMessage, false},
+	{isKind(sql.ErrReadOnlyTransaction), 1792, "25006", nil, false}, // ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION
 	{isErr(ErrInvalidOptionValue), mysql.ERWrongValueForVar, mysql.SSClientError, nil, false},
 	// A statement asking for something Paimon or lakesql cannot do
 	// (RENAME TABLE, AUTO_INCREMENT, DEFAULT values, a primary-key change,
@@ -72,14 +79,14 @@ var errorCodes = []struct {
 	// Reading a table in the transaction that wrote more than
 	// write-buffer-size to it (the records spilled to a local file).
 	{isErr(kv.ErrSpilled), mysql.ERNotSupportedYet, mysql.SSClientError, nil, false},
-	{sql.ErrRenameTableNotSupported.Is, mysql.ERNotSupportedYet, mysql.SSClientError, func(error) string { return renameMessage }, false},
-	{sql.ErrTableAlreadyExists.Is, mysql.ERTableExists, "42S01", nil, false},
-	{sql.ErrTableNotFound.Is, mysql.ERNoSuchTable, mysql.SSUnknownTable, nil, false},
+	{isKind(sql.ErrRenameTableNotSupported), mysql.ERNotSupportedYet, mysql.SSClientError, func(error) string { return renameMessage }, false},
+	{isKind(sql.ErrTableAlreadyExists), mysql.ERTableExists, "42S01", nil, false},
+	{isKind(sql.ErrTableNotFound), mysql.ERNoSuchTable, mysql.SSUnknownTable, nil, false},
 	{isErr(snapshot.ErrTableDropped), mysql.ERNoSuchTable, mysql.SSUnknownTable, nil, false}, // a commit raced DROP TABLE: nothing committed
-	{sql.ErrDatabaseNotFound.Is, mysql.ERBadDb, mysql.SSClientError, nil, false},
-	{sql.ErrDatabaseExists.Is, mysql.ERDbCreateExists, mysql.SSUnknownSQLState, nil, false},
-	{func(err error) bool { return sql.ErrColumnExists.Is(err) || sql.ErrDuplicateColumn.Is(err) }, mysql.ERDupFieldName, mysql.SSDupFieldName, nil, false},
-	{sql.ErrTableColumnNotFound.Is, mysql.ERBadFieldError, mysql.SSBadFieldError, nil, false},
+	{isKind(sql.ErrDatabaseNotFound), mysql.ERBadDb, mysql.SSClientError, nil, false},
+	{isKind(sql.ErrDatabaseExists), mysql.ERDbCreateExists, mysql.SSUnknownSQLState, nil, false},
+	{func(err error) bool { return isKind(sql.ErrColumnExists)(err) || isKind(sql.ErrDuplicateColumn)(err) }, mysql.ERDupFieldName, mysql.SSDupFieldName, nil, false},
+	{isKind(sql.ErrTableColumnNotFound), mysql.ERBadFieldError, mysql.SSBadFieldError, nil, false},
 	{isErr(lsmread.ErrInvalidScan), mysql.ERBadFieldError, mysql.SSBadFieldError, nil, false},
 	{isErr(lsmread.ErrInvalidRange), mysql.ERWrongArguments, mysql.SSClientError, nil, false},
 	// A statement stopped (KILL QUERY, a client gone, its time limit,
@@ -87,7 +94,63 @@ var errorCodes = []struct {
 	// limit (sqlengine/limits.go adds the figures).
 	{isCancel, 1317, "70100", interruptedMessage, true},                 // ER_QUERY_INTERRUPTED
 	{isMemoryLimit, 3170, mysql.SSUnknownSQLState, memoryMessage, true}, // ER_CAPACITY_EXCEEDED
-	// GMS's own kinds it maps itself (sql.CastSQLError) come after these.
+	// GMS's own kinds that sql.CastSQLError leaves at 1105, matched by
+	// kind where their value reaches lakesql: the statements lakesql runs
+	// through the engine itself (the MERGE/OVERWRITE front's engine.Query,
+	// the plain-scan front's AnalyzeQuery) and GMS errors a lakesql
+	// front wraps. Through GMS's handler only their text arrives
+	// (fromGMSText, which gives the same code, state and message).
+	// Boundary entries: GMS must see its own kinds as themselves (INSERT
+	// IGNORE turns some into warnings).
+	{isKind(sql.ErrSyntaxError), mysql.ERParseError, mysql.SSClientError, nil, true},
+	{isKind(sql.ErrColumnNotFound), mysql.ERBadFieldError, mysql.SSBadFieldError, nil, true},
+	{isKind(sql.ErrAmbiguousColumnName), mysql.ERNonUniq, mysql.SSConstraintViolation, nil, true},
+	{isKind(sql.ErrSystemVariableReadOnly), mysql.ERIncorrectGlobalLocalVar, mysql.SSUnknownSQLState, nil, true},
+	{isKind(sql.ErrTemporaryTableNotSupported), mysql.ERNotSupportedYet, mysql.SSClientError, func(error) string { return temporaryMessage }, true},
+	{isKind(types.ErrLengthBeyondLimit), mysql.ERDataTooLong, mysql.SSDataTooLong, kindMessage(types.ErrLengthBeyondLimit, tooLongMessage), true},
+	{isKind(sql.ErrValueOutOfRange), mysql.ERWarnDataOutOfRange, mysql.SSDataOutOfRange, kindMessage(sql.ErrValueOutOfRange, outOfRangeMessage), true},
+	{isKind(types.ErrConvertingToTime), mysql.ERTruncatedWrongValue, "22007", kindMessage(types.ErrConvertingToTime, nil), true},
+	{isKind(sql.ErrInvalidAsOfExpression), mysql.ERWrongArguments, mysql.SSUnknownSQLState, func(error) string { return asOfMessage }, true},
+	// GMS's privilege checks (ErrPrivilegeCheckFailed,
+	// Err{Database,Table}AccessDeniedForUser): MySQL's 1142 and 1044.
+	{isKind(sql.ErrPrivilegeCheckFailed), erTableAccessDenied, mysql.SSClientError, nil, true},
+	{isKind(sql.ErrDatabaseAccessDeniedForUser), mysql.ERDBAccessDenied, mysql.SSClientError, nil, true},
+	{isKind(sql.ErrTableAccessDeniedForUser), erTableAccessDenied, mysql.SSClientError, nil, true},
+	// GMS's other kinds it maps itself (sql.CastSQLError) come after these.
+}
+
+// erTableAccessDenied is MySQL's ER_TABLEACCESS_DENIED_ERROR.
+const erTableAccessDenied = 1142
+
+// errorKind is a GMS error kind (*errors.Kind of gopkg.in/src-d/go-errors).
+type errorKind interface{ Is(error) bool }
+
+// isKind matches an error of GMS kind k, also wrapped (a kind's own Is
+// does not unwrap).
+func isKind(k errorKind) func(error) bool {
+	return func(err error) bool { return kindError(k, err) != nil }
+}
+
+// kindError is the error of kind k in err's chain, or nil.
+func kindError(k errorKind, err error) error {
+	for ; err != nil; err = errors.Unwrap(err) {
+		if k.Is(err) {
+			return err
+		}
+	}
+	return nil
+}
+
+// kindMessage is the message of the error of kind k in err's chain, made
+// by format (nil: as it is), as fromGMSText makes it from the same text.
+func kindMessage(k errorKind, format func(string) string) func(error) string {
+	return func(err error) string {
+		msg := kindError(k, err).Error()
+		if format == nil {
+			return msg
+		}
+		return format(msg)
+	}
 }
 
 func isCancel(err error) bool {
@@ -95,7 +158,7 @@ func isCancel(err error) bool {
 }
 
 func isMemoryLimit(err error) bool {
-	return errors.Is(err, metrics.ErrMemoryLimit) || sql.ErrNoMemoryAvailable.Is(err)
+	return errors.Is(err, metrics.ErrMemoryLimit) || isKind(sql.ErrNoMemoryAvailable)(err)
 }
 
 func interruptedMessage(error) string { return "Query execution was interrupted" }
@@ -180,10 +243,81 @@ var sqlStates = map[int]string{
 	1792:                         "25006", // ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION
 }
 
-// Errors that go-mysql-server raises and converts to 1105 itself
-// (sql.CastSQLError inside its handler) before lakesql sees them: only
-// their text is left, so they are known by it. Every other error is mapped
-// by identity (errorCodes).
+// fromGMSText recognises the errors GMS converts to 1105 itself before
+// lakesql sees them: server/handler.go's errorWrappedDoQuery (COM_QUERY,
+// COM_STMT_EXECUTE), ComPrepare/ComPrepareParsed and ComInitDB hand every
+// error to sql.CastSQLError, which returns a *mysql.SQLError holding only
+// the text for the kinds its switch does not know, so lakesql's handlers,
+// which wrap GMS's, get no error value to match. Each text is the message
+// of a GMS kind or error, named below; where the value does reach lakesql,
+// errorCodes matches the same kinds by identity. Every other error is
+// mapped by identity (errorCodes).
+func fromGMSText(msg string) (code int, state, newMsg string, ok bool) {
+	switch {
+	// context.Canceled/DeadlineExceeded from GMS's iterators (KILL QUERY
+	// cancels GMS's own query context; errorCodes' isCancel).
+	case strings.Contains(msg, context.Canceled.Error()), strings.Contains(msg, context.DeadlineExceeded.Error()):
+		return 1317, "70100", interruptedMessage(nil), true
+	// metrics.ErrMemoryLimit from a table's rows, sql.ErrNoMemoryAvailable
+	// from GMS's caches (errorCodes' isMemoryLimit).
+	case strings.Contains(msg, metrics.ErrMemoryLimit.Error()), strings.Contains(msg, sql.ErrNoMemoryAvailable.New().Error()):
+		return 3170, mysql.SSUnknownSQLState, memoryMessage(nil), true
+	// sql.ErrSyntaxError: planbuilder/parse.go wraps vitess's syntax error.
+	case strings.HasPrefix(msg, "syntax error at position"):
+		return mysql.ERParseError, mysql.SSClientError, msg, true
+	// sql.ErrColumnNotFound ("column %q could not be found in any table in
+	// scope") from the planbuilder.
+	case strings.Contains(msg, "could not be found in any table in scope"),
+		strings.HasPrefix(msg, "column \"") && strings.Contains(msg, "could not be found"):
+		return mysql.ERBadFieldError, mysql.SSBadFieldError, msg, true
+	case strings.HasPrefix(msg, "expected ON DUPLICATE KEY ... VALUES() to reference a column"):
+		// A plain fmt.Errorf of planbuilder/scalar.go (no kind: its text
+		// is all there is, on every path). sqlengine/builtins rewrites
+		// VALUES(col) of a table column in INSERT … SELECT (GMS binds it
+		// only for INSERT … VALUES): what is left names no column of the
+		// table.
+		return mysql.ERBadFieldError, mysql.SSBadFieldError, msg, true
+	// sql.ErrAmbiguousColumnName.
+	case strings.HasPrefix(msg, "ambiguous column name"):
+		return mysql.ERNonUniq, mysql.SSConstraintViolation, msg, true
+	// sql.ErrSystemVariableReadOnly.
+	case strings.HasSuffix(msg, "is a read only variable"):
+		return mysql.ERIncorrectGlobalLocalVar, mysql.SSUnknownSQLState, msg, true
+	// sql.ErrRenameTableNotSupported.
+	case strings.HasPrefix(msg, "tables cannot be renamed on database"):
+		return mysql.ERNotSupportedYet, mysql.SSClientError, renameMessage, true
+	// sql.ErrTemporaryTableNotSupported.
+	case msg == sql.ErrTemporaryTableNotSupported.New().Error():
+		return mysql.ERNotSupportedYet, mysql.SSClientError, temporaryMessage, true
+	// sql.ErrReadOnly.
+	case strings.Contains(msg, sql.ErrReadOnly.New().Error()):
+		return mysql.EROptionPreventsStatement, mysql.SSUnknownSQLState, readOnlyMessage(nil), true
+	// types.ErrLengthBeyondLimit from a string type's Convert.
+	case gmsTooLong.MatchString(msg):
+		return mysql.ERDataTooLong, mysql.SSDataTooLong, tooLongMessage(msg), true
+	// sql.ErrValueOutOfRange ("%v out of range for %v") from a number
+	// type's conversion.
+	case gmsOutOfRange.MatchString(msg) && !strings.Contains(msg, "\n"):
+		return mysql.ERWarnDataOutOfRange, mysql.SSDataOutOfRange, outOfRangeMessage(msg), true
+	// types.ErrConvertingToTime ("Incorrect datetime value: '%v'") and the
+	// other temporal types' conversion errors.
+	case gmsBadTime.MatchString(msg):
+		return mysql.ERTruncatedWrongValue, "22007", msg, true
+	// sql.ErrInvalidAsOfExpression.
+	case gmsAsOfStruct.MatchString(msg):
+		return mysql.ERWrongArguments, mysql.SSUnknownSQLState, asOfMessage, true
+	// GMS's privilege checks: sql.ErrPrivilegeCheckFailed,
+	// sql.ErrDatabaseAccessDeniedForUser, sql.ErrTableAccessDeniedForUser.
+	case strings.HasPrefix(msg, "command denied to user"):
+		return erTableAccessDenied, mysql.SSClientError, msg, true
+	case strings.HasPrefix(msg, "Access denied for user") && strings.Contains(msg, " to database "):
+		return mysql.ERDBAccessDenied, mysql.SSClientError, msg, true
+	case strings.HasPrefix(msg, "Access denied for user") && strings.Contains(msg, " to table "):
+		return erTableAccessDenied, mysql.SSClientError, msg, true
+	}
+	return 0, "", "", false
+}
+
 var (
 	gmsAsOfStruct = regexp.MustCompile(`(?s)^expression .* cannot be used in AS OF`)
 	gmsOutOfRange = regexp.MustCompile(`(?s)^(.{0,80}).* out of range for (\w+)$`)
@@ -191,46 +325,22 @@ var (
 	gmsBadTime    = regexp.MustCompile(`(?s)^Incorrect (date|datetime|time|timestamp) value: `)
 )
 
-func fromGMSText(msg string) (code int, state, newMsg string, ok bool) {
-	switch {
-	case strings.Contains(msg, context.Canceled.Error()), strings.Contains(msg, context.DeadlineExceeded.Error()):
-		return 1317, "70100", interruptedMessage(nil), true
-	case strings.Contains(msg, metrics.ErrMemoryLimit.Error()), strings.Contains(msg, sql.ErrNoMemoryAvailable.New().Error()):
-		return 3170, mysql.SSUnknownSQLState, memoryMessage(nil), true
-	case strings.HasPrefix(msg, "syntax error at position"):
-		return mysql.ERParseError, mysql.SSClientError, msg, true
-	case strings.Contains(msg, "could not be found in any table in scope"),
-		strings.HasPrefix(msg, "column \"") && strings.Contains(msg, "could not be found"):
-		return mysql.ERBadFieldError, mysql.SSBadFieldError, msg, true
-	case strings.HasPrefix(msg, "expected ON DUPLICATE KEY ... VALUES() to reference a column"):
-		// sqlengine/builtins rewrites VALUES(col) of a table column in
-		// INSERT … SELECT (GMS binds it only for INSERT … VALUES): what
-		// is left names no column of the table.
-		return mysql.ERBadFieldError, mysql.SSBadFieldError, msg, true
-	case strings.HasPrefix(msg, "ambiguous column name"):
-		return mysql.ERNonUniq, mysql.SSConstraintViolation, msg, true
-	case strings.HasSuffix(msg, "is a read only variable"):
-		return mysql.ERIncorrectGlobalLocalVar, mysql.SSUnknownSQLState, msg, true
-	case strings.HasPrefix(msg, "tables cannot be renamed on database"):
-		return mysql.ERNotSupportedYet, mysql.SSClientError, renameMessage, true
-	case msg == "database does not support temporary tables":
-		return mysql.ERNotSupportedYet, mysql.SSClientError,
-			"lakesql: CREATE TEMPORARY TABLE is not supported: Paimon catalogs have no temporary tables", true
-	case strings.Contains(msg, sql.ErrReadOnly.New().Error()):
-		return mysql.EROptionPreventsStatement, mysql.SSUnknownSQLState, readOnlyMessage(nil), true
-	case gmsTooLong.MatchString(msg):
-		m := gmsTooLong.FindStringSubmatch(msg)
-		return mysql.ERDataTooLong, mysql.SSDataTooLong, fmt.Sprintf("Data too long for column '%s'", truncate(m[1], 64)), true
-	case gmsOutOfRange.MatchString(msg) && !strings.Contains(msg, "\n"):
-		return mysql.ERWarnDataOutOfRange, mysql.SSDataOutOfRange, "Out of range value: " + truncate(msg, 200), true
-	case gmsBadTime.MatchString(msg):
-		return mysql.ERTruncatedWrongValue, "22007", msg, true
-	case gmsAsOfStruct.MatchString(msg):
-		return mysql.ERWrongArguments, mysql.SSUnknownSQLState,
-			"lakesql: the AS OF value cannot be evaluated to a snapshot id, tag name or timestamp; FOR TIMESTAMP AS OF takes epoch seconds (0 to 32536771199) or a 'YYYY-MM-DD hh:mm:ss' literal", true
+const (
+	temporaryMessage = "lakesql: CREATE TEMPORARY TABLE is not supported: Paimon catalogs have no temporary tables"
+	asOfMessage      = "lakesql: the AS OF value cannot be evaluated to a snapshot id, tag name or timestamp; FOR TIMESTAMP AS OF takes epoch seconds (0 to 32536771199) or a 'YYYY-MM-DD hh:mm:ss' literal"
+)
+
+// tooLongMessage is MySQL's 1406 message for GMS's "string '…' is too
+// large for column '…'".
+func tooLongMessage(msg string) string {
+	col := ""
+	if m := gmsTooLong.FindStringSubmatch(msg); m != nil {
+		col = m[1]
 	}
-	return 0, "", "", false
+	return fmt.Sprintf("Data too long for column '%s'", truncate(col, 64))
 }
+
+func outOfRangeMessage(msg string) string { return "Out of range value: " + truncate(msg, 200) }
 
 // maxErrorMessage is MySQL's MYSQL_ERRMSG_SIZE.
 const maxErrorMessage = 512

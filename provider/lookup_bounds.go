@@ -98,7 +98,7 @@ func columnBound(t *schema.DataType, v any) (colBound, error) {
 			break
 		}
 		tm = tm.UTC()
-		days := floorDiv(tm.Unix(), 86400)
+		days := schema.FloorDiv(tm.Unix(), 86400)
 		if days < math.MinInt32 || days >= math.MaxInt32 {
 			break
 		}
@@ -125,14 +125,6 @@ func columnBound(t *schema.DataType, v any) (colBound, error) {
 		return colBound{floor: schema.TimestampFromTime(fl), ceil: schema.TimestampFromTime(fl.Add(unit))}, nil
 	}
 	return colBound{}, fmt.Errorf("provider: index lookup key %v (%T) has no exact %s value", v, v, t)
-}
-
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && (a < 0) != (b < 0) {
-		q--
-	}
-	return q
 }
 
 func intRange(root schema.TypeRoot) (int64, int64) {

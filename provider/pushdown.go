@@ -383,15 +383,20 @@ func pruneNote(s lsmread.PlanStats) sql.Expression {
 		s.FilesPruned, s.FilesTotal, s.ManifestsPruned, s.ManifestsTotal, s.BucketsPruned, s.Splits), types.LongText)
 }
 
-// runsNote prints how many sorted runs the merging read of each bucket
-// merges, in EXPLAIN output (nil when no bucket is read by merging: append
-// tables, deletion vectors, first-row, read-optimized reads).
+// runsNote prints how many sorted runs the buckets of a table that merges
+// on read hold, and how many of them the read merges, in EXPLAIN output
+// (nil when the table does not merge: append tables, deletion vectors,
+// first-row, read-optimized reads).
 func runsNote(s lsmread.PlanStats) sql.Expression {
-	if s.MergedBuckets == 0 {
+	if s.MergedBuckets+s.RawBuckets == 0 {
 		return nil
 	}
-	return expression.NewLiteral(fmt.Sprintf("runs per bucket: max %d, avg %.1f (%d buckets merged)",
-		s.RunsMax, s.RunsAvg(), s.MergedBuckets), types.LongText)
+	raw := ""
+	if s.RawBuckets > 0 {
+		raw = fmt.Sprintf(", %d read without merging", s.RawBuckets)
+	}
+	return expression.NewLiteral(fmt.Sprintf("runs per bucket: max %d, avg %.1f (%d buckets merged%s)",
+		s.RunsMax, s.RunsAvg(), s.MergedBuckets, raw), types.LongText)
 }
 
 // PushdownDMLRuleID identifies PushdownRule in GMS's OnceAfterAll batch.

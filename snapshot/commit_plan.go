@@ -182,6 +182,10 @@ func (p *commitPlan) tryCommitOnce(ctx context.Context, latest *Snapshot) (*Snap
 	case errors.Is(err, storage.ErrExist):
 		w.cleanup(ctx)
 		return nil, fmt.Errorf("%w: snapshot %d: %w", errLostRace, newID, err)
+	case errors.Is(err, storage.ErrLock):
+		// The commit lock was not taken: the snapshot was not written.
+		w.cleanup(ctx)
+		return nil, fmt.Errorf("snapshot: commit: publish snapshot %d: %w", newID, err)
 	default:
 		return nil, &uncertainError{fmt.Errorf("snapshot: commit: publish snapshot %d: %w", newID, err)}
 	}

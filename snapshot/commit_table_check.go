@@ -23,26 +23,37 @@ import (
 // the same way instead of publishing into the new table.
 
 // checkTable fails with ErrTableDropped when schema id of the branch is
-// gone, or (CommitOptions.SchemaTimeMillis set) is another table's. It
-// reads the schema file afresh: the schema manager's cache would hide a
-// drop.
+// gone, or (CommitOptions.SchemaTimeMillis set) is another table's.
 func (c *Committer) checkTable(ctx context.Context, id schema.SchemaID) error {
-	p := c.schemas.Path(id)
-	data, err := c.st.ReadAll(ctx, p)
+	return checkTableIdentity(ctx, c.st, c.schemas.Path(id), id, c.opts.SchemaTimeMillis)
+}
+
+// CheckTableIdentity fails with ErrTableDropped when schema id of the
+// table st's branch is gone, or, when timeMillis is not 0, is another
+// table's (the table was dropped and created again: its schema-<id> has
+// another timeMillis). A multi-table commit checks every table with it
+// before it commits the first. It reads the schema file afresh: the schema
+// manager's cache would hide a drop.
+func CheckTableIdentity(ctx context.Context, st storage.Storage, branch string, id schema.SchemaID, timeMillis int64) error {
+	return checkTableIdentity(ctx, st, NewSchemaManager(st, branch).Path(id), id, timeMillis)
+}
+
+func checkTableIdentity(ctx context.Context, st storage.Storage, p string, id schema.SchemaID, timeMillis int64) error {
+	data, err := st.ReadAll(ctx, p)
 	if errors.Is(err, storage.ErrNotExist) {
 		return fmt.Errorf("%w (schema %d is gone)", ErrTableDropped, id)
 	}
 	if err != nil {
 		return fmt.Errorf("snapshot: commit: check the table: %w", err)
 	}
-	if c.opts.SchemaTimeMillis == 0 {
+	if timeMillis == 0 {
 		return nil
 	}
 	ts, err := schema.DecodeTableSchema(data)
 	if err != nil {
 		return fmt.Errorf("%w: %s: %w", ErrCorrupt, p, err)
 	}
-	if ts.TimeMillis != c.opts.SchemaTimeMillis {
+	if ts.TimeMillis != timeMillis {
 		return fmt.Errorf("%w (schema %d is another table's: the table was created again)", ErrTableDropped, id)
 	}
 	return nil

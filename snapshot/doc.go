@@ -55,7 +55,11 @@
 //     index files change, else S's index manifest name.
 //  4. Publish: Storage.CreateIfNotExists(snapshot/snapshot-N). Readers see
 //     either no file or the complete file; everything it references was
-//     written before.
+//     written before. On a store without conditional create the warehouse
+//     is wrapped with a commit lock (storage.WithLock), which makes this
+//     create atomic between the writers that share the lock; a lock not
+//     taken (storage.ErrLock) wrote nothing and fails the commit without a
+//     retry.
 //  5. Of all writers racing for snapshot-N exactly one succeeds. Writers in
 //     one process take turns instead (a per-table lock held from reading
 //     the latest snapshot to publishing, commit_lock.go), so only writers

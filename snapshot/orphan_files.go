@@ -27,9 +27,12 @@ const maxOrphanPaths = 1000
 // long-lived changelog of any branch references and that were last
 // modified before olderThan (Java: LocalOrphanFilesClean.clean): data,
 // changelog and extra files in the bucket folders, manifests, manifest
-// lists, index manifests, index and statistics files, and stray files in
+// lists, index manifests, index and statistics files, stray files in
 // the snapshot and changelog folders of every branch (see usedFiles for
-// what counts as referenced). Every branch must have a schema, else nothing is
+// what counts as referenced), and the local store's hidden temporary
+// files in any folder of the table (Java deletes those of the folders it
+// lists, as they are unreferenced; lakesql also those of the schema, tag
+// and branch folders). Every branch must have a schema, else nothing is
 // deleted. olderThan guards files being written right now (the default
 // of the procedure is a day ago).
 func RemoveOrphanFiles(ctx context.Context, st storage.Storage, olderThan time.Time, dryRun bool) (OrphanResult, error) {
@@ -77,6 +80,22 @@ func RemoveOrphanFiles(ctx context.Context, st storage.Storage, olderThan time.T
 		}
 	}
 
+	// Temporary files a writer killed before publishing left anywhere in
+	// the table (schema, tag, branch folders too): nothing references
+	// them, and the guard keeps the ones being written.
+	var dirs []string
+	for info, err := range storage.ListTemps(ctx, st, "") {
+		if err != nil {
+			return res, err
+		}
+		if old(info) {
+			remove(info)
+			if i := strings.LastIndexByte(info.Path, '/'); i > 0 {
+				dirs = append(dirs, info.Path[:i])
+			}
+		}
+	}
+
 	// Candidates: the files of the manifest, index and statistics folders
 	// and of the bucket folders.
 	nParts := len(ts.PartitionKeys)
@@ -89,14 +108,12 @@ func RemoveOrphanFiles(ctx context.Context, st storage.Storage, olderThan time.T
 			candidates = append(candidates, info)
 		}
 	}
-	if len(candidates) == 0 {
-		return res, nil
+	var used used
+	if len(candidates) > 0 {
+		if used, err = usedFilesSettled(ctx, st, branches); err != nil {
+			return res, err
+		}
 	}
-	used, err := usedFilesSettled(ctx, st, branches)
-	if err != nil {
-		return res, err
-	}
-	var dirs []string
 	for _, info := range candidates {
 		if used.names[baseName(info.Path)] {
 			continue

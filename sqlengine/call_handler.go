@@ -10,7 +10,6 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/sqltypes"
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/procedures"
@@ -44,20 +43,11 @@ func (s *Server) wrapCalls(h mysql.Handler) mysql.Handler {
 }
 
 func (h *callHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
-	if done, err := h.tryCall(ctx, c, query, callback, false); done {
-		return err
-	}
-	return h.Handler.ComQuery(ctx, c, query, callback)
+	return frontQuery(ctx, c, query, callback, h.tryCall, h.Handler)
 }
 
 func (h *callHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
-	first, rest, err := sqlparser.SplitStatement(query)
-	if err == nil {
-		if done, err := h.tryCall(ctx, c, first, callback, strings.TrimSpace(rest) != ""); done {
-			return rest, err
-		}
-	}
-	return h.Handler.ComMultiQuery(ctx, c, query, callback)
+	return frontMultiQuery(ctx, c, query, callback, h.tryCall, h.Handler)
 }
 
 // ComPrepare prepares a CALL sys.* server-side: its `?` arguments are

@@ -21,23 +21,7 @@ import (
 var errDDLSyntax = errors.New("syntax error")
 
 func (p *parser) identList() ([]string, error) {
-	if err := p.expectSym("("); err != nil {
-		return nil, err
-	}
-	var out []string
-	for {
-		s, err := p.ident()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-		if p.acceptSym(")") {
-			return out, nil
-		}
-		if err := p.expectSym(","); err != nil {
-			return nil, err
-		}
-	}
+	return p.parenList(p.ident)
 }
 
 // property keys may be quoted strings or (Spark) dotted identifiers.
@@ -101,23 +85,7 @@ func (p *parser) props() ([][2]string, error) {
 
 // keyList parses ('k1', 'k2', ...) of RESET / UNSET.
 func (p *parser) keyList() ([]string, error) {
-	if err := p.expectSym("("); err != nil {
-		return nil, err
-	}
-	var out []string
-	for {
-		k, err := p.propKey()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, k)
-		if p.acceptSym(")") {
-			return out, nil
-		}
-		if err := p.expectSym(","); err != nil {
-			return nil, err
-		}
-	}
+	return p.parenList(p.propKey)
 }
 
 // colDef is one column definition.

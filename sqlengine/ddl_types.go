@@ -3,7 +3,6 @@ package sqlengine
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -22,8 +21,6 @@ import (
 // PROPERTIES, SET/RESET or a Flink-only type) TIMESTAMP(p) is Paimon's
 // TIMESTAMP(p) without time zone, as in Flink; in a MySQL statement it is
 // MySQL's TIMESTAMP, an instant: TIMESTAMP_LTZ(p).
-
-var mysqlTypeRE = regexp.MustCompile(`(?is)^([a-z_]+(?:\s+precision)?)\s*(?:\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\))?\s*(unsigned)?\s*(zerofill)?$`)
 
 // flinkOnlyTypes are the type names MySQL lacks.
 var flinkOnlyTypes = map[string]bool{"STRING": true, "BYTES": true, "TIMESTAMP_LTZ": true, "ARRAY": true,
@@ -44,16 +41,68 @@ func isFlinkType(text string) bool {
 }
 
 // mysqlType reads a MySQL type name with its (n), (p, s) and UNSIGNED
-// from type text; ok is false when the text is not of that shape.
+// from type text, on the lexer's tokens: name [PRECISION] [(n[, s])]
+// [UNSIGNED] [ZEROFILL], the name of letters and '_'; ok is false when the
+// text is not of that shape.
 func mysqlType(text string) (provider.MySQLType, bool) {
-	m := mysqlTypeRE.FindStringSubmatch(strings.TrimSpace(text))
-	if m == nil {
+	toks, err := lexLimit(text, mysqlDialect, 11) // DOUBLE PRECISION ( 10 , 2 ) UNSIGNED ZEROFILL EOF
+	if err != nil || toks[len(toks)-1].Kind != lexEOF || !isTypeName(toks[0]) {
 		return provider.MySQLType{}, false
 	}
-	t := provider.MySQLType{Name: strings.ToUpper(strings.Join(strings.Fields(m[1]), " ")), HasN: m[2] != "", HasS: m[3] != "", Unsigned: m[4] != ""}
-	t.N, _ = strconv.Atoi(m[2])
-	t.S, _ = strconv.Atoi(m[3])
+	t := provider.MySQLType{Name: strings.ToUpper(toks[0].Text())}
+	i := 1
+	if toks[i].IsWord("PRECISION") {
+		t.Name += " PRECISION"
+		i++
+	}
+	digits := func(tok Token) (int, bool) {
+		if tok.Kind != lexNumber || strings.Trim(tok.Text(), "0123456789") != "" {
+			return 0, false
+		}
+		n, err := strconv.Atoi(tok.Text())
+		return n, err == nil
+	}
+	if toks[i].IsSymbol("(") {
+		var ok bool
+		if t.N, ok = digits(toks[i+1]); !ok {
+			return provider.MySQLType{}, false
+		}
+		t.HasN, i = true, i+2
+		if toks[i].IsSymbol(",") {
+			if t.S, ok = digits(toks[i+1]); !ok {
+				return provider.MySQLType{}, false
+			}
+			t.HasS, i = true, i+2
+		}
+		if !toks[i].IsSymbol(")") {
+			return provider.MySQLType{}, false
+		}
+		i++
+	}
+	if toks[i].IsWord("UNSIGNED") {
+		t.Unsigned = true
+		i++
+	}
+	if toks[i].IsWord("ZEROFILL") {
+		i++
+	}
+	if toks[i].Kind != lexEOF {
+		return provider.MySQLType{}, false
+	}
 	return t, true
+}
+
+// isTypeName reports whether t is a word of letters and '_' only.
+func isTypeName(t Token) bool {
+	if t.Kind != lexWord {
+		return false
+	}
+	for _, c := range []byte(t.Text()) {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
 }
 
 // columnType maps the type text of a column to a nullable Paimon type: a

@@ -41,16 +41,12 @@ func (h *frontHandler) showGrants(c *mysql.Conn, body []Token) (*sqltypes.Result
 			if tokensAre(rest, "(", ")") {
 				rest = rest[2:]
 			}
-		case len(rest) > 0 && (rest[0].IsIdent() || rest[0].Kind == lexString):
-			user = rest[0].Value()
-			rest = rest[1:]
-			// 'u'@'h' lexes as a string and a variable @'h'.
-			if len(rest) > 0 && rest[0].Kind == lexVariable {
-				host = rest[0].Value()
-				rest = rest[1:]
-			}
 		default:
-			return nil, false
+			u, h, next, ok := accountAt(rest, 0)
+			if !ok {
+				return nil, false
+			}
+			user, host, rest = u, h, rest[next:]
 		}
 	}
 	if len(rest) > 0 {

@@ -14,8 +14,10 @@ import (
 //
 // Every front reads statements through it: the time-travel rewrite
 // (handler.go), the statement front (statement_front.go), statement
-// splitting (split.go), CALL (call_parse.go) and MERGE/OVERWRITE
-// (merge_lex.go) in MySQL's dialect (Lex), the DDL front (ddl_parse.go) in
+// splitting (split.go), CALL (call_parse.go), MERGE/OVERWRITE
+// (merge_lex.go), the account statements (account_parse.go), SHOW
+// COLLATION and SHOW TABLE STATUS in MySQL's dialect (Lex), the
+// MAX_EXECUTION_TIME hint (limits.go) in hintDialect, the DDL front (ddl_parse.go) in
 // the Flink DDL dialect (lexWith(s, ddlDialect): Flink strings, executable
 // comments lexed, one-byte symbols so ARRAY<ARRAY<INT>> nests).
 
@@ -31,6 +33,7 @@ const (
 	lexPlaceholder         // ?
 	lexVariable            // @name, @@name, @'quoted', @@session.name
 	lexSymbol              // operators and punctuation; multi-byte ones (<=, <=>, :=, ->>) are one token
+	lexHint                // an optimizer-hint comment /*+ … */ (hintDialect only); Value is the text inside
 )
 
 // Token is one lexical token of a statement. src[Start:End] is its text as
@@ -49,10 +52,10 @@ type Token struct {
 func (t Token) Text() string { return t.text }
 
 // Value returns an unquoted identifier, the unescaped value of a string,
-// a variable's name (without @ or @@, unquoted), or the text of any other
-// token.
+// a variable's name (without @ or @@, unquoted), the text inside a hint
+// comment, or the text of any other token.
 func (t Token) Value() string {
-	if t.Kind == lexQuotedIdent || t.Kind == lexString || t.Kind == lexVariable {
+	if t.Kind == lexQuotedIdent || t.Kind == lexString || t.Kind == lexVariable || t.Kind == lexHint {
 		return t.value
 	}
 	return t.text
@@ -98,11 +101,16 @@ type lexDialect struct {
 	signedNumbers bool
 	// anyDashComment: "--" starts a comment even without a space after it.
 	anyDashComment bool
+	// hints: an optimizer-hint comment /*+ … */ is a lexHint token instead
+	// of a skipped comment (MySQL reads one right after SELECT, INSERT,
+	// REPLACE, UPDATE and DELETE; the reader checks where it stands).
+	hints bool
 }
 
 var (
 	mysqlDialect = lexDialect{}
 	ddlDialect   = lexDialect{flinkStrings: true, execComments: true, oneByteSymbols: true, signedNumbers: true, anyDashComment: true}
+	hintDialect  = lexDialect{hints: true}
 )
 
 func lexWith(s string, d lexDialect) ([]Token, error) { return lexLimit(s, d, 0) }
@@ -141,6 +149,9 @@ func lexLimit(s string, d lexDialect, limit int) ([]Token, error) {
 			j := strings.Index(s[i+2:], "*/")
 			if j < 0 {
 				return nil, &LexError{Pos: i, Msg: "unterminated comment"}
+			}
+			if d.hints && exec == 0 && i+2 < len(s) && s[i+2] == '+' {
+				out = append(out, Token{Kind: lexHint, Start: i, End: i + j + 4, text: s[i : i+j+4], value: s[i+3 : i+j+2]})
 			}
 			i += j + 4
 		case d.signedNumbers && c == '-' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9':
@@ -344,6 +355,18 @@ func tokensAre(toks []Token, want ...string) bool {
 		}
 	}
 	return true
+}
+
+// statementBody is a statement's tokens without the lexEOF and a trailing
+// ';'.
+func statementBody(toks []Token) []Token {
+	if n := len(toks); n > 0 && toks[n-1].Kind == lexEOF {
+		toks = toks[:n-1]
+	}
+	if n := len(toks); n > 0 && toks[n-1].IsSymbol(";") {
+		toks = toks[:n-1]
+	}
+	return toks
 }
 
 // splice rebuilds src with the byte ranges of edits replaced; edits are in

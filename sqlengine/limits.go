@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"math"
-	"regexp"
 	"strconv"
 	"time"
 
@@ -53,7 +52,38 @@ func registerLimitVariables(cfg Config) error {
 	})
 }
 
-var maxExecutionTimeHint = regexp.MustCompile(`(?is)^\s*\(?\s*SELECT\s+/\*\+[^*]*?\bMAX_EXECUTION_TIME\s*\(\s*(\d+)\s*\)`)
+// maxExecutionTimeHint returns N of the optimizer hint MAX_EXECUTION_TIME(N)
+// of a SELECT: as in MySQL, only in the hint comment /*+ … */ right after
+// the statement's first SELECT keyword (after any opening parentheses).
+// Hints the hint comment holds besides it, and a MAX_EXECUTION_TIME in a
+// string, an ordinary comment or a subquery, do not count.
+func maxExecutionTimeHint(q string) (ms int64, ok bool) {
+	const parens = 16 // SELECT and its hint after this many '(' at most
+	toks, err := lexLimit(q, hintDialect, parens+2)
+	if err != nil {
+		return 0, false
+	}
+	i := 0
+	for i < parens && i < len(toks) && toks[i].IsSymbol("(") {
+		i++
+	}
+	if i+1 >= len(toks) || !toks[i].IsWord("SELECT") || toks[i+1].Kind != lexHint {
+		return 0, false
+	}
+	hint, err := Lex(toks[i+1].Value())
+	if err != nil {
+		return 0, false
+	}
+	for j := 0; j+3 < len(hint); j++ {
+		if hint[j].IsWord("MAX_EXECUTION_TIME") && hint[j+1].IsSymbol("(") && hint[j+2].Kind == lexNumber && hint[j+3].IsSymbol(")") {
+			if ms, err := strconv.ParseInt(hint[j+2].Text(), 10, 64); err == nil {
+				return ms, true
+			}
+			return 0, false
+		}
+	}
+	return 0, false
+}
 
 // limits are one statement's time and memory limits.
 type limits struct {
@@ -75,8 +105,8 @@ func (s *Server) statementLimits(c *mysql.Conn, query string) limits {
 		return l
 	}
 	ms := int64(0)
-	if m := maxExecutionTimeHint.FindStringSubmatch(query); m != nil {
-		ms, _ = strconv.ParseInt(m[1], 10, 64)
+	if hint, ok := maxExecutionTimeHint(query); ok {
+		ms = hint
 	} else if v, err := sess.GetSessionVariable(nil, "max_execution_time"); err == nil {
 		ms, _ = toInt64(v)
 	}

@@ -5,13 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/sqltypes"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/lakesql/lakesql/provider"
 )
@@ -49,20 +47,11 @@ func writeKindOf(q string) writeKind {
 }
 
 func (h *writeHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
-	if done, err := h.tryWrite(ctx, c, query, callback, false); done {
-		return err
-	}
-	return h.Handler.ComQuery(ctx, c, query, callback)
+	return frontQuery(ctx, c, query, callback, h.tryWrite, h.Handler)
 }
 
 func (h *writeHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
-	first, rest, err := sqlparser.SplitStatement(query)
-	if err == nil {
-		if done, err := h.tryWrite(ctx, c, first, callback, strings.TrimSpace(rest) != ""); done {
-			return rest, err
-		}
-	}
-	return h.Handler.ComMultiQuery(ctx, c, query, callback)
+	return frontMultiQuery(ctx, c, query, callback, h.tryWrite, h.Handler)
 }
 
 // tryWrite executes query when it is a statement of the write front; done

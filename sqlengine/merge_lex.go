@@ -78,23 +78,7 @@ func (p *parser) parenGroup(what string) (string, error) {
 
 // columnList parses ( a, b, … ); names may be qualified by qual.
 func (p *parser) columnList(qual string) ([]string, error) {
-	if err := p.expectSym("("); err != nil {
-		return nil, err
-	}
-	var out []string
-	for {
-		name, err := p.columnRef(qual)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, name)
-		if p.acceptSym(")") {
-			return out, nil
-		}
-		if err := p.expectSym(","); err != nil {
-			return nil, err
-		}
-	}
+	return p.parenList(func() (string, error) { return p.columnRef(qual) })
 }
 
 // columnRef parses a column name, optionally qualified by qual.

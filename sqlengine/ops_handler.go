@@ -63,11 +63,19 @@ func (r *statementRun) count(res *sqltypes.Result) {
 func (h *opsHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
 	run, ctx, done := h.begin(ctx, c, query)
 	defer done()
-	err := h.Handler.ComQuery(ctx, c, query, func(res *sqltypes.Result, more bool) error {
+	sent := false
+	spool := func(res *sqltypes.Result, more bool) error {
+		sent = true
 		run.count(res)
 		return callback(res, more)
-	})
-	err = interrupted(ctx, run.limits, run.scan, h.s.vanishedTable(ctx, run.start, err)) // limits.go, vanished.go
+	}
+	err := h.s.vanishedTable(ctx, run.start, h.Handler.ComQuery(ctx, c, query, spool)) // vanished.go
+	if h.s.replannable(c, query, sent, err) {                                          // replan.go
+		h.s.provider.ForgetTables()
+		slog.Info("statement planned again: a file it read was deleted by another writer", "connectionID", c.ConnectionID, "error", err)
+		err = h.s.vanishedTable(ctx, run.start, h.Handler.ComQuery(ctx, c, query, spool))
+	}
+	err = interrupted(ctx, run.limits, run.scan, h.s.errSnapshotExpired(ctx, run.start, err)) // limits.go
 	h.s.observeStatement(c, query, run, err)
 	return err
 }
@@ -94,7 +102,7 @@ func (h *opsHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query str
 		run.count(res)
 		return callback(res, more)
 	})
-	err = interrupted(ctx, run.limits, run.scan, h.s.vanishedTable(ctx, run.start, err))
+	err = interrupted(ctx, run.limits, run.scan, h.s.errSnapshotExpired(ctx, run.start, h.s.vanishedTable(ctx, run.start, err)))
 	stmt := query
 	if err == nil && len(rest) < len(query) {
 		stmt = query[:len(query)-len(rest)]
@@ -106,11 +114,19 @@ func (h *opsHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query str
 func (h *opsHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
 	run, ctx, done := h.begin(ctx, c, prepare.PrepareStmt)
 	defer done()
-	err := h.Handler.ComStmtExecute(ctx, c, prepare, func(res *sqltypes.Result) error {
+	sent := false
+	spool := func(res *sqltypes.Result) error {
+		sent = true
 		run.count(res)
 		return callback(res)
-	})
-	err = interrupted(ctx, run.limits, run.scan, h.s.vanishedTable(ctx, run.start, err))
+	}
+	err := h.s.vanishedTable(ctx, run.start, h.Handler.ComStmtExecute(ctx, c, prepare, spool))
+	if h.s.replannable(c, prepare.PrepareStmt, sent, err) {
+		h.s.provider.ForgetTables()
+		slog.Info("statement planned again: a file it read was deleted by another writer", "connectionID", c.ConnectionID, "error", err)
+		err = h.s.vanishedTable(ctx, run.start, h.Handler.ComStmtExecute(ctx, c, prepare, spool))
+	}
+	err = interrupted(ctx, run.limits, run.scan, h.s.errSnapshotExpired(ctx, run.start, err))
 	h.s.observeStatement(c, prepare.PrepareStmt, run, err)
 	return err
 }

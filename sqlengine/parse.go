@@ -170,6 +170,27 @@ func (p *parser) str() (string, error) {
 	return "", p.errorf("expected a quoted string")
 }
 
+// parenList parses ( item, item, … ) with at least one item.
+func (p *parser) parenList(item func() (string, error)) ([]string, error) {
+	if err := p.expectSym("("); err != nil {
+		return nil, err
+	}
+	var out []string
+	for {
+		s, err := item()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+		if p.acceptSym(")") {
+			return out, nil
+		}
+		if err := p.expectSym(","); err != nil {
+			return nil, err
+		}
+	}
+}
+
 // tableName parses [catalog.][db.]table; a catalog qualifier is ignored.
 func (p *parser) tableName() (db, name string, err error) {
 	parts := []string{}

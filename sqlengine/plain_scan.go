@@ -56,7 +56,7 @@ func (s *Server) PlanPlainScan(ctx context.Context, who Account, db, query strin
 	sctx := sql.NewContext(ctx, sql.WithSession(sess))
 	node, err := s.engine.AnalyzeQuery(sctx, rewriteQuery(query))
 	if err != nil {
-		return nil, toSQLError(err)
+		return nil, provider.SQLError(err)
 	}
 	var exprs []sql.Expression
 	if p, ok := node.(*plan.Project); ok {
@@ -99,7 +99,7 @@ func (s *Server) PlanPlainScan(ctx context.Context, who Account, db, query strin
 		ps.Names, ps.Cols = append(ps.Names, name), append(ps.Cols, i)
 	}
 	if ps.Scan, err = t.BatchScan(sctx); err != nil {
-		return nil, toSQLError(err)
+		return nil, provider.SQLError(err)
 	}
 	if len(ps.Scan.Fields) != len(sch) {
 		return nil, nil // the scan's columns are not the table's projection
@@ -113,7 +113,3 @@ func boolInt(b bool) int {
 	}
 	return 0
 }
-
-// toSQLError gives an analysis error its MySQL code, as the handler chain
-// would.
-func toSQLError(err error) error { return accessError(provider.SQLError(err)) }

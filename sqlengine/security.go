@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/url"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -23,6 +22,7 @@ import (
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 
+	"github.com/lakesql/lakesql/provider"
 	"github.com/lakesql/lakesql/sqlengine/access"
 )
 
@@ -212,47 +212,22 @@ func (h *accessHandler) refresh(ctx context.Context, account bool) {
 	}
 }
 
-var (
-	// SHOW GRANTS [FOR CURRENT_USER[()]]: always allowed in MySQL; GMS
-	// v0.20.0 wants SELECT on mysql for it.
-	showOwnGrants = regexp.MustCompile(`(?is)^\s*SHOW\s+GRANTS(\s+FOR\s+CURRENT_USER\s*(\(\s*\))?)?\s*;?\s*$`)
-	// SET PASSWORD FOR account = 'password', which GMS's parser lacks; it
-	// is ALTER USER account IDENTIFIED BY 'password' (same privileges).
-	setPasswordFor = regexp.MustCompile(`(?is)^\s*SET\s+PASSWORD\s+FOR\s+(.+?)\s*=\s*('(?:[^'\\]|\\.|'')*')\s*;?\s*$`)
-	// SET PASSWORD = 'password' (one's own), also missing in GMS.
-	setOwnPassword = regexp.MustCompile(`(?is)^\s*SET\s+PASSWORD\s*=\s*('(?:[^'\\]|\\.|'')*')\s*;?\s*$`)
-	// ALTER USER account REQUIRE SSL | X509 | NONE, which GMS's parser lacks.
-	alterRequire = regexp.MustCompile("(?is)^\\s*ALTER\\s+USER\\s+(?:IF\\s+EXISTS\\s+)?('(?:[^']|'')*'|`[^`]*`|[A-Za-z0-9_$.-]+)" +
-		"(?:\\s*@\\s*('(?:[^']|'')*'|`[^`]*`|[A-Za-z0-9_%.:-]+))?\\s+REQUIRE\\s+(SSL|X509|NONE)\\s*;?\\s*$")
-	// Statements that read the accounts: compare the stored version first.
-	readsAccounts = regexp.MustCompile(`(?i)\bmysql\s*\.|\bSHOW\s+GRANTS\b|\bCURRENT_USER\b`)
-)
-
-// readsAccountsText is readsAccounts.MatchString without running the
-// regexp over texts that cannot match (a 1,000-row INSERT).
-func readsAccountsText(q string) bool {
-	if !containsFoldASCII(q, "MYSQL") && !containsFoldASCII(q, "GRANTS") && !containsFoldASCII(q, "CURRENT_USER") {
-		return false
-	}
-	return readsAccounts.MatchString(q)
-}
-
 func (h *accessHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
-	if m := setPasswordFor.FindStringSubmatch(query); m != nil {
-		query = "ALTER USER " + m[1] + " IDENTIFIED BY " + m[2]
-	} else if m := setOwnPassword.FindStringSubmatch(query); m != nil {
+	// SET PASSWORD is ALTER USER … IDENTIFIED BY (same privileges).
+	if sp, ok := parseSetPassword(query); ok && sp.account != "" {
+		query = "ALTER USER " + sp.account + " IDENTIFIED BY " + sp.password
+	} else if ok {
 		if u, ok := c.UserData.(sql.MysqlConnectionUser); ok {
-			q := func(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
-			query = "ALTER USER " + q(u.User) + "@" + q(u.Host) + " IDENTIFIED BY " + m[1]
+			query = "ALTER USER " + sqlStringLiteral(u.User) + "@" + sqlStringLiteral(u.Host) + " IDENTIFIED BY " + sp.password
 		}
 	}
 	account := isAccountStatement(query)
-	h.refresh(ctx, account || readsAccountsText(query))
-	if m := alterRequire.FindStringSubmatch(query); m != nil {
-		return accessError(h.alterRequire(ctx, c, query, m, callback))
+	h.refresh(ctx, account || readsAccounts(query))
+	if ar, ok := parseAlterRequire(query); ok {
+		return provider.SQLError(h.alterRequire(ctx, c, query, ar, callback))
 	}
-	if showOwnGrants.MatchString(query) {
-		return accessError(h.showOwnGrants(ctx, c, query, callback))
+	if isShowOwnGrants(query) {
+		return provider.SQLError(h.showOwnGrants(ctx, c, query, callback))
 	}
 	err := h.Handler.ComQuery(ctx, c, query, callback)
 	if err == nil && account {
@@ -263,7 +238,7 @@ func (h *accessHandler) ComQuery(ctx context.Context, c *mysql.Conn, query strin
 			return callError(err)
 		}
 	}
-	return accessError(err)
+	return provider.SQLError(err)
 }
 
 // showOwnGrants answers SHOW GRANTS for the session's own account.
@@ -293,7 +268,7 @@ func (h *accessHandler) showOwnGrants(ctx context.Context, c *mysql.Conn, query 
 
 // alterRequire executes ALTER USER … REQUIRE SSL | X509 | NONE: it needs
 // what ALTER USER needs (CREATE USER, or UPDATE on mysql).
-func (h *accessHandler) alterRequire(ctx context.Context, c *mysql.Conn, query string, m []string, callback mysql.ResultSpoolFn) error {
+func (h *accessHandler) alterRequire(ctx context.Context, c *mysql.Conn, query string, ar alterRequireStmt, callback mysql.ResultSpoolFn) error {
 	sctx, err := h.s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
 	if err != nil {
 		return err
@@ -304,23 +279,14 @@ func (h *accessHandler) alterRequire(ctx context.Context, c *mysql.Conn, query s
 		cl := sctx.Session.Client()
 		return mysql.NewSQLError(1142, "42000", "ALTER USER command denied to user '%s'@'%s'", cl.User, cl.Address)
 	}
-	unquote := func(s string) string {
-		if len(s) >= 2 && (s[0] == '\'' || s[0] == '`') {
-			s = s[1 : len(s)-1]
-		}
-		return strings.ReplaceAll(s, "''", "'")
-	}
-	pk := mysql_db.UserPrimaryKey{User: unquote(m[1]), Host: "%"}
-	if m[2] != "" {
-		pk.Host = unquote(m[2])
-	}
+	pk := mysql_db.UserPrimaryKey{User: ar.user, Host: ar.host}
 	rd := db.Reader()
 	_, ok := rd.GetUser(pk)
 	rd.Close()
 	if !ok {
 		return mysql.NewSQLError(1396, "HY000", "Operation ALTER USER failed for '%s'@'%s'", pk.User, pk.Host)
 	}
-	if err := h.s.sec.users.SetRequireSSL(sctx, !strings.EqualFold(m[3], "NONE"), pk); err != nil {
+	if err := h.s.sec.users.SetRequireSSL(sctx, ar.require, pk); err != nil {
 		return err
 	}
 	return callback(&sqltypes.Result{}, false)
@@ -329,7 +295,7 @@ func (h *accessHandler) alterRequire(ctx context.Context, c *mysql.Conn, query s
 // callError: a CALL without EXECUTE is MySQL's 1370.
 func callError(err error) error {
 	var se *mysql.SQLError
-	if err = accessError(err); errors.As(err, &se) && se.Num == 1142 {
+	if err = provider.SQLError(err); errors.As(err, &se) && se.Num == 1142 {
 		return mysql.NewSQLError(1370, "42000", "execute %s", se.Message)
 	}
 	return err
@@ -342,13 +308,13 @@ func (h *accessHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query 
 	if err == nil && account {
 		h.afterAccount(strings.TrimSuffix(query, rest))
 	}
-	return rest, accessError(err)
+	return rest, provider.SQLError(err)
 }
 
 func (h *accessHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) ([]*querypb.Field, error) {
 	h.refresh(ctx, false)
 	f, err := h.Handler.ComPrepare(ctx, c, query, prepare)
-	return f, accessError(err)
+	return f, provider.SQLError(err)
 }
 
 // afterAccount records CREATE USER … REQUIRE SSL | X509 (GMS parses and
@@ -373,24 +339,6 @@ func (h *accessHandler) afterAccount(query string) {
 	if err := h.s.sec.users.SetRequireSSL(sql.NewEmptyContext(), true, keys...); err != nil {
 		slog.Error("recording REQUIRE SSL failed", "accounts", fmt.Sprint(keys), "err", err)
 	}
-}
-
-// accessError gives GMS v0.20.0's privilege errors (1105) MySQL's codes.
-func accessError(err error) error {
-	var se *mysql.SQLError
-	if err == nil || !errors.As(err, &se) || se.Num != mysql.ERUnknownError {
-		return err
-	}
-	m := se.Message
-	switch {
-	case strings.HasPrefix(m, "command denied to user"):
-		return mysql.NewSQLError(1142, "42000", "%s", m)
-	case strings.HasPrefix(m, "Access denied for user") && strings.Contains(m, " to database "):
-		return mysql.NewSQLError(mysql.ERDBAccessDenied, "42000", "%s", m)
-	case strings.HasPrefix(m, "Access denied for user") && strings.Contains(m, " to table "):
-		return mysql.NewSQLError(1142, "42000", "%s", m)
-	}
-	return err
 }
 
 // checkFront checks the privileges of a statement the DDL or write front

@@ -41,6 +41,15 @@ type Config struct {
 	Embedded bool
 	// ReadOnly rejects every statement that would write.
 	ReadOnly bool
+	// CommitLock is the commit lock every writer of the warehouse takes
+	// around its conditional creates (snapshot commits, tags, schemas,
+	// transaction records, accounts): "" or "none", or "file:DIR"
+	// (storage.ParseLock). A store without conditional create is writable
+	// only with one (conditional.go).
+	CommitLock string
+	// CommitLockTimeout is the longest wait for the commit lock (0:
+	// storage.DefaultLockTimeout); past it a statement fails with 1205.
+	CommitLockTimeout time.Duration
 	// Security: accounts, TLS and server files (security.go).
 	Security SecurityConfig
 	// SlowQuery, when positive, logs every statement that takes at least
@@ -112,12 +121,14 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		}
 	}
 	if !cfg.ReadOnly {
-		if err := checkConditionalCreate(ctx, st); err != nil { // conditional.go
+		locked, err := commitStore(ctx, st, cfg) // conditional.go
+		if err != nil {
 			if cfg.Storage == nil {
 				st.Close()
 			}
 			return nil, err
 		}
+		st = locked
 	}
 	workers := cfg.CompactionWorkers
 	switch {

@@ -2,16 +2,9 @@ package sqlengine
 
 import (
 	"context"
-	"regexp"
-	"strings"
 
 	"github.com/dolthub/vitess/go/mysql"
 )
-
-// showTableStatusRE matches SHOW TABLE STATUS [{FROM | IN} db] [LIKE 'pattern' | WHERE expr].
-var showTableStatusRE = regexp.MustCompile("(?is)^\\s*SHOW\\s+TABLE\\s+STATUS" +
-	"(?:\\s+(?:FROM|IN)\\s+(`(?:[^`]|``)+`|[A-Za-z0-9_$]+))?" +
-	"(?:\\s+LIKE\\s+('(?:[^'\\\\]|''|\\\\.)*')|\\s+WHERE\\s+(.*?))?\\s*;?\\s*$")
 
 // tableStatusColumns are SHOW TABLE STATUS's columns over
 // information_schema.TABLES, with MySQL 8.0's names.
@@ -30,16 +23,28 @@ const tableStatusColumns = "table_name AS `Name`, engine AS `Engine`, version AS
 // session's database; without one (and without FROM) the answer is MySQL's
 // 1046.
 func rewriteShowTableStatus(q string, currentDB func() (string, error)) (string, error) {
-	m := showTableStatusRE.FindStringSubmatch(q)
-	if m == nil {
+	if !startsWithWords(q, "SHOW", "TABLE", "STATUS") {
 		return q, nil
 	}
-	db := ""
-	if m[1] != "" {
-		db = m[1]
-		if strings.HasPrefix(db, "`") {
-			db = strings.ReplaceAll(db[1:len(db)-1], "``", "`")
-		}
+	toks, err := Lex(q)
+	if err != nil {
+		return q, nil
+	}
+	// SHOW TABLE STATUS [{FROM | IN} db] [LIKE 'pattern' | WHERE expr]
+	body := statementBody(toks)[3:]
+	db, like, where := "", "", ""
+	if len(body) >= 2 && (body[0].IsWord("FROM") || body[0].IsWord("IN")) && body[1].IsIdent() {
+		db = body[1].Value()
+		body = body[2:]
+	}
+	switch {
+	case len(body) == 0:
+	case len(body) == 2 && body[0].IsWord("LIKE") && body[1].Kind == lexString:
+		like = body[1].Text()
+	case len(body) >= 2 && body[0].IsWord("WHERE"):
+		where = q[body[1].Start:body[len(body)-1].End]
+	default:
+		return q, nil
 	}
 	if db == "" {
 		cur, err := currentDB()
@@ -51,14 +56,13 @@ func rewriteShowTableStatus(q string, currentDB func() (string, error)) (string,
 	if db == "" {
 		return q, mysql.NewSQLError(mysql.ERNoDb, mysql.SSNoDB, "No database selected")
 	}
-	sel := "SELECT " + tableStatusColumns + " FROM information_schema.tables WHERE table_schema = '" +
-		strings.NewReplacer(`\`, `\\`, `'`, `''`).Replace(db) + "'"
-	if m[2] != "" {
-		sel += " AND table_name LIKE " + m[2]
+	sel := "SELECT " + tableStatusColumns + " FROM information_schema.tables WHERE table_schema = " + sqlStringLiteral(db)
+	if like != "" {
+		sel += " AND table_name LIKE " + like
 	}
-	if m[3] != "" {
+	if where != "" {
 		// WHERE filters on SHOW's own column names.
-		return "SELECT * FROM (" + sel + ") AS `tables` WHERE " + m[3] + " ORDER BY `Name`", nil
+		return "SELECT * FROM (" + sel + ") AS `tables` WHERE " + where + " ORDER BY `Name`", nil
 	}
 	return sel + " ORDER BY table_name", nil
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/sqltypes"
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
 // frontHandler answers statements MySQL clients and tools send that GMS
@@ -32,20 +31,11 @@ type frontHandler struct {
 }
 
 func (h *frontHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
-	if done, err := h.try(ctx, c, query, callback, false); done {
-		return err
-	}
-	return h.Handler.ComQuery(ctx, c, query, callback)
+	return frontQuery(ctx, c, query, callback, h.try, h.Handler)
 }
 
 func (h *frontHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
-	first, rest, err := sqlparser.SplitStatement(query)
-	if err == nil {
-		if done, err := h.try(ctx, c, first, callback, strings.TrimSpace(rest) != ""); done {
-			return rest, err
-		}
-	}
-	return h.Handler.ComMultiQuery(ctx, c, query, callback)
+	return frontMultiQuery(ctx, c, query, callback, h.try, h.Handler)
 }
 
 // try answers query when it is a statement of this front; done is false
@@ -60,11 +50,7 @@ func (h *frontHandler) try(ctx context.Context, c *mysql.Conn, query string, cal
 	if err != nil || len(toks) < 2 {
 		return false, nil
 	}
-	// The statement's tokens without a trailing ';'.
-	body := toks[:len(toks)-1]
-	if n := len(body); n > 0 && body[n-1].IsSymbol(";") {
-		body = body[:n-1]
-	}
+	body := statementBody(toks)
 	if len(body) == 0 {
 		return false, nil
 	}

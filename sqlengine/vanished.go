@@ -23,8 +23,9 @@ import (
 // is wrong with the warehouse. A missing file of a table that still exists
 // keeps its error, which names the file.
 
-// tableDirRE finds "<db>.db/<table>/" in a storage path of an error.
-var tableDirRE = regexp.MustCompile(`([^/\s'"]+)\.db/([^/\s'"]+)/`)
+// tableDirRE finds "<db>.db/<table>/" in a storage path of an error, or
+// "<db>.db/<table>:" where a commit names its table.
+var tableDirRE = regexp.MustCompile(`([^/\s'"]+)\.db/([^/\s'":]+)[/:]`)
 
 // vanishedTable returns 1146 for err when it is a missing file of a table
 // that no longer exists, or that was created again after the statement
@@ -34,6 +35,18 @@ func (s *Server) vanishedTable(ctx context.Context, start time.Time, err error) 
 		return err
 	}
 	msg := err.Error()
+	if errors.Is(err, snapshot.ErrTableDropped) || strings.Contains(msg, snapshot.ErrTableDropped.Error()) { // mapped to 1146 already, inside
+		// A commit found its table dropped, or dropped and created again,
+		// by another server: the handle it wrote through is stale, and the
+		// next statements must resolve the table afresh (a retry writes
+		// into the new table).
+		s.provider.ForgetTables()
+		if m := tableDirRE.FindStringSubmatch(msg); m != nil {
+			return mysql.NewSQLError(mysql.ERNoSuchTable, mysql.SSUnknownTable,
+				"%s", fmt.Sprintf("Table '%s.%s' doesn't exist (another server dropped it, or dropped and created it again, while the statement ran)", m[1], m[2]))
+		}
+		return err
+	}
 	if !strings.Contains(msg, storage.ErrNotExist.Error()) && !strings.Contains(msg, snapshot.ErrSchemaNotFound.Error()) &&
 		!strings.Contains(msg, snapshot.ErrTableDropped.Error()) {
 		return err

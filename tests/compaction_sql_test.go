@@ -355,7 +355,7 @@ func TestCompactionObservability(t *testing.T) {
 		t.Errorf("inspect does not show the sorted runs:\n%s", out.String())
 	}
 	compactTable(t, wh, "default", "ob", true)
-	if p := explain("SELECT * FROM ob"); !strings.Contains(p, "runs per bucket: max 1, avg 1.0 (2 buckets merged)") {
+	if p := explain("SELECT * FROM ob"); !strings.Contains(p, "runs per bucket: max 1, avg 1.0 (0 buckets merged, 2 read without merging)") {
 		t.Errorf("after a full compaction:\n%s", p)
 	}
 	if got := sqlLines(t, db, "SELECT DISTINCT level FROM `ob$files`"); got != "5" {

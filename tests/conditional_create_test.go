@@ -18,9 +18,11 @@ func (s overwritingStore) CreateIfNotExists(ctx context.Context, p string, data 
 	return s.WriteAll(ctx, p, data)
 }
 
-// TestNoConditionalCreateRefusesToWrite: a writable server refuses to
-// start on a store whose conditional create overwrites (commits there
-// could lose each other), saying so; a --read-only server starts and
+// TestNoConditionalCreateRefusesToWrite: a writable server without a
+// commit lock refuses to start on a store whose conditional create
+// overwrites (commits there could lose each other), saying so and naming
+// --commit-lock (TestCommitLockWithoutConditionalCreate serves writes
+// there with one); a --read-only server starts and
 // reads; a store that honours it starts writable.
 func TestNoConditionalCreateRefusesToWrite(t *testing.T) {
 	ctx := context.Background()
@@ -30,8 +32,13 @@ func TestNoConditionalCreateRefusesToWrite(t *testing.T) {
 	}
 	defer st.Close()
 	_, err = sqlengine.New(ctx, sqlengine.Config{Storage: overwritingStore{st}, Warehouse: st.URL(), Host: "127.0.0.1", Port: 0})
-	if !errors.Is(err, sqlengine.ErrNoConditionalCreate) || !strings.Contains(err.Error(), "--read-only") {
-		t.Fatalf("writable server on a store without conditional create: %v, want ErrNoConditionalCreate naming --read-only", err)
+	if !errors.Is(err, sqlengine.ErrNoConditionalCreate) || !strings.Contains(err.Error(), "--read-only") || !strings.Contains(err.Error(), "--commit-lock") {
+		t.Fatalf("writable server on a store without conditional create: %v, want ErrNoConditionalCreate naming --commit-lock and --read-only", err)
+	}
+	// A commit lock that is not one: the server says so and does not start.
+	_, err = sqlengine.New(ctx, sqlengine.Config{Storage: overwritingStore{st}, Warehouse: st.URL(), Host: "127.0.0.1", Port: 0, CommitLock: "zookeeper:x"})
+	if err == nil || !strings.Contains(err.Error(), "file:/path/to/lock-folder") {
+		t.Fatalf("writable server with commit lock zookeeper:x: %v, want an error naming the file: form", err)
 	}
 	addr := startServerConfig(t, sqlengine.Config{Storage: overwritingStore{st}, Warehouse: st.URL(), Host: "127.0.0.1", Port: 0, ReadOnly: true})
 	db := openWarehouseDB(t, addr, "", "")

@@ -219,8 +219,11 @@ var providerBanned = map[string]bool{
 	"storage.ListDirs": true, ".ReadAll": true, ".WriteAll": true, ".CreateIfNotExists": true, ".MkdirAll": true, ".Delete": true,
 	// manifests: decoded by snapshot/manifest, read through snapshot's scan and cache
 	"manifest.ReadManifest": true, "manifest.ReadManifestList": true, "manifest.ReadIndexManifest": true,
-	// reading a split row by row (provider uses ReadParallel, ReadPending, LookupKey)
-	".Read": true,
+	// reading a split row by row or batch by batch (provider uses
+	// ReadParallel, ReadParallelBatches, ReadPending, LookupKey and
+	// Plan.Aggregate), and running splits on its own workers: execution
+	// belongs below the adapter
+	".Read": true, ".ReadBatches": true, "runtime.GOMAXPROCS": true,
 	// schema files, commits and writers: snapshot.Catalog and lsmwrite.CommitTransaction
 	"snapshot.NewSchemaManager": true, "snapshot.NewCommitter": true, "lsmwrite.NewTableWrite": true,
 }

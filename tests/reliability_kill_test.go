@@ -232,6 +232,12 @@ func TestKillServeDuringIngest(t *testing.T) {
 		}
 	}
 
+	// Every file the kills left is older than guard; the last server's
+	// files are younger.
+	time.Sleep(5 * time.Millisecond)
+	guard := time.Now().UTC()
+	time.Sleep(5 * time.Millisecond)
+
 	// The last start rolls interrupted transactions forward; then check.
 	cmd = start()
 	db = open()
@@ -255,6 +261,23 @@ func TestKillServeDuringIngest(t *testing.T) {
 		return out
 	}
 	a, b := present("ka"), present("kb")
+	// What the kills left, then sys.remove_orphan_files with older_than
+	// at the last kill: it takes the kills' leftovers, hidden temporary
+	// files included, never a file of the running server (younger).
+	tmpsBefore := tempFiles(t, wh, time.Now())
+	var orphans int64
+	for _, tbl := range []string{"ka", "kb"} {
+		for _, dry := range []bool{true, false} {
+			var n, size int64
+			q := fmt.Sprintf("CALL sys.remove_orphan_files(`table` => '%s', older_than => '%s', dry_run => %v)", tbl, guard.Format("2006-01-02 15:04:05.999999999"), dry)
+			if err := db.QueryRow(q).Scan(&n, &size); err != nil {
+				t.Errorf("%s: %v", q, err)
+			}
+			if dry {
+				orphans += n
+			}
+		}
+	}
 	// Stop the server (its background compaction and expiration) before
 	// looking at the files.
 	db.Close()
@@ -305,23 +328,27 @@ func TestKillServeDuringIngest(t *testing.T) {
 	for info, err := range snapshot.ListTxRecords(ctx, st) {
 		t.Errorf("transaction record %v left after the restart (%v)", info.ID, err)
 	}
-	// What the kills left: unreferenced files (reported, not asserted:
-	// orphan cleaning removes them) and hidden temporary files.
-	var orphans, tmps int
+	// After the cleaning: no unreferenced file and no temporary file older
+	// than the guard is left in the tables.
 	for _, tbl := range []string{"ka", "kb"} {
-		res, err := snapshot.RemoveOrphanFiles(ctx, st.Sub("default.db/"+tbl), time.Now().Add(time.Hour), true)
-		if err != nil {
-			t.Errorf("orphan files of %s: %v", tbl, err)
+		res, err := snapshot.RemoveOrphanFiles(ctx, st.Sub("default.db/"+tbl), guard, true)
+		if err != nil || res.Files != 0 {
+			t.Errorf("after sys.remove_orphan_files, %s still has orphan files older than the guard: %v (%v)", tbl, res.Paths, err)
 		}
-		orphans += res.Files
 	}
-	_ = filepath.WalkDir(wh, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasPrefix(d.Name(), ".") && strings.HasSuffix(d.Name(), ".tmp") {
-			tmps++
+	var tablesLeft, othersLeft []string
+	for _, p := range tempFiles(t, wh, guard) {
+		if strings.HasPrefix(p, "default.db/ka/") || strings.HasPrefix(p, "default.db/kb/") {
+			tablesLeft = append(tablesLeft, p)
+		} else {
+			othersLeft = append(othersLeft, p)
 		}
-		return nil
-	})
-	t.Logf("left by the kills: %d unreferenced files (sys.remove_orphan_files takes them), %d hidden temporary files", orphans, tmps)
+	}
+	if len(tablesLeft) > 0 {
+		t.Errorf("after sys.remove_orphan_files, temporary files older than the guard are left in the tables: %v", tablesLeft)
+	}
+	t.Logf("left by the kills: %d unreferenced files and %d hidden temporary files (%d outside the tables: %v); sys.remove_orphan_files took the ones in the tables",
+		orphans, len(tmpsBefore), len(othersLeft), othersLeft)
 	t.Logf("%d kill -9s, %d writes (%d acknowledged: %v), %d lost, %d torn two-table transactions, %d partial statements; ka %d rows, kb %d rows; %d automatic compactions, %d expirations logged",
 		kills, len(ops), acked, kinds, lost, torn, partial, len(a), len(b), compactions.Load(), expirations.Load())
 	if compactions.Load() == 0 || expirations.Load() == 0 {
@@ -367,4 +394,29 @@ func (l *lockedLog) Len() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.Len()
+}
+
+// tempFiles lists the hidden temporary files of the local store below the
+// folder dir last modified before olderThan, relative to dir.
+func tempFiles(t *testing.T, dir string, olderThan time.Time) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !storage.IsTempPath(d.Name()) {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if info.ModTime().Before(olderThan) {
+			rel, _ := filepath.Rel(dir, p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

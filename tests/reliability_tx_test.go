@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/go-sql-driver/mysql"
 
@@ -68,6 +69,46 @@ func TestMultiTableConflictCommitsNothing(t *testing.T) {
 	}
 	if u1 != u2 {
 		t.Errorf("commit users %q and %q, want one transaction id", u1, u2)
+	}
+}
+
+// TestMultiTableCommitTableCreatedAgain: a transaction over two tables
+// whose second table another server drops and creates again before the
+// COMMIT answers 1146 and commits nothing: the first table stays empty and
+// the new table does not take the old one's rows (the multi-table commit
+// checked only that a schema file existed, not that it was the same
+// table's). The retry on the new table commits both.
+func TestMultiTableCommitTableCreatedAgain(t *testing.T) {
+	wh := filepath.Join(t.TempDir(), "wh")
+	db := openWarehouseDB(t, startWarehouseServer(t, wh), "default", "")
+	other := openWarehouseDB(t, startWarehouseServer(t, wh), "default", "")
+	ctx := context.Background()
+	mustExec(t, db,
+		"CREATE TABLE z1 (k BIGINT PRIMARY KEY, s VARCHAR(32))",
+		"CREATE TABLE z2 (k BIGINT PRIMARY KEY, v BIGINT)")
+	c1, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c1.Close()
+	mustExec(t, c1, "BEGIN", "INSERT INTO z1 VALUES (1, 'txn')", "INSERT INTO z2 VALUES (1, 100)")
+	time.Sleep(5 * time.Millisecond) // the new schema's timeMillis differs
+	mustExec(t, other, "DROP TABLE z2", "CREATE TABLE z2 (k BIGINT PRIMARY KEY, v BIGINT)")
+	_, err = c1.ExecContext(ctx, "COMMIT")
+	var me *mysql.MySQLError
+	if !errors.As(err, &me) || me.Number != 1146 {
+		t.Fatalf("COMMIT: %v, want error 1146 (z2 was dropped and created again)", err)
+	}
+	for _, q := range []string{"SELECT count(*) FROM z1", "SELECT count(*) FROM z2"} {
+		var n int
+		if err := other.QueryRow(q).Scan(&n); err != nil || n != 0 {
+			t.Errorf("%s = %d (%v) after the failed transaction, want 0", q, n, err)
+		}
+	}
+	mustExec(t, c1, "BEGIN", "INSERT INTO z1 VALUES (1, 'retried')", "INSERT INTO z2 VALUES (1, 101)", "COMMIT")
+	var n, v int64
+	if err := other.QueryRow("SELECT count(*), sum(v) FROM z2").Scan(&n, &v); err != nil || n != 1 || v != 101 {
+		t.Errorf("z2 after the retry: %d rows, sum %d (%v), want 1 row of 101", n, v, err)
 	}
 }
 

@@ -29,7 +29,11 @@ func TestServerBatchScanSwitch(t *testing.T) {
 	const cols = "id BIGINT, i INT, s VARCHAR(10), f DOUBLE, d DECIMAL(10,2), dt DATE, ts TIMESTAMP(3), b BOOLEAN"
 	mustExec(t, conn,
 		"CREATE TABLE ap ("+cols+")",
-		"CREATE TABLE dv ("+cols+", PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket' = '2', 'deletion-vectors.enabled' = 'true')")
+		"CREATE TABLE dv ("+cols+", PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket' = '2', 'deletion-vectors.enabled' = 'true')",
+		// cmp: compacted buckets; dj: files of disjoint keys, one holding
+		// only retractions (both read as batches without merging).
+		"CREATE TABLE cmp ("+cols+", PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket' = '2')",
+		"CREATE TABLE dj ("+cols+", PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket' = '2', 'write-only' = 'true')")
 	val := func(v string) string {
 		if rng.IntN(5) == 0 {
 			return "NULL"
@@ -46,14 +50,27 @@ func TestServerBatchScanSwitch(t *testing.T) {
 				val(fmt.Sprintf("'2024-01-%02d'", 1+rng.IntN(28))), val(fmt.Sprintf("'2024-02-03 04:05:%02d.123'", rng.IntN(60))),
 				val([]string{"TRUE", "FALSE"}[rng.IntN(2)])))
 		}
-		mustExec(t, conn, "INSERT INTO ap VALUES "+strings.Join(rows, ", "), "INSERT INTO dv VALUES "+strings.Join(rows, ", "))
+		mustExec(t, conn, "INSERT INTO ap VALUES "+strings.Join(rows, ", "), "INSERT INTO dv VALUES "+strings.Join(rows, ", "),
+			"INSERT INTO cmp VALUES "+strings.Join(rows, ", "))
 		if c > 0 {
-			mustExec(t, conn, fmt.Sprintf("DELETE FROM dv WHERE id %% 7 = %d", c))
+			mustExec(t, conn, fmt.Sprintf("DELETE FROM dv WHERE id %% 7 = %d", c), fmt.Sprintf("DELETE FROM cmp WHERE id %% 7 = %d", c))
 		}
+		// dj: this round's keys are shifted into a range of their own.
+		shifted := make([]string, len(rows))
+		for i, r := range rows {
+			id, rest, _ := strings.Cut(r[1:], ",")
+			var n int
+			fmt.Sscan(id, &n)
+			shifted[i] = fmt.Sprintf("(%d,%s", n+1000*c, rest)
+		}
+		mustExec(t, conn, "INSERT INTO dj VALUES "+strings.Join(shifted, ", "))
 	}
+	mustExec(t, conn, "CALL sys.compact(table => 'cmp')",
+		"BEGIN", "INSERT INTO dj VALUES (9000, 1, 'x', 1, 1, NULL, NULL, TRUE), (9001, 2, 'y', 2, 2, NULL, NULL, FALSE)",
+		"DELETE FROM dj WHERE id >= 9000", "COMMIT")
 	queries := []string{"SELECT * FROM %s", "SELECT s, id FROM %s WHERE i > 0", "SELECT d, ts, b FROM %s WHERE s IS NULL OR f < 50",
 		"SELECT id, dt FROM %s WHERE id BETWEEN 10 AND 60", "SELECT COUNT(*), SUM(i) FROM (SELECT i FROM %s WHERE b) x"}
-	for _, table := range []string{"ap", "dv"} {
+	for _, table := range []string{"ap", "dv", "cmp", "dj"} {
 		for _, q := range queries {
 			q = fmt.Sprintf(q, table)
 			mustExec(t, conn, "SET lakesql_batch_scan = 0")

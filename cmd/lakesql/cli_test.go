@@ -118,6 +118,8 @@ func TestCLIBadArguments(t *testing.T) {
 		{[]string{"compact"}, "--warehouse and --table are required"},
 		{[]string{"compact", "--warehouse", ".", "--table", "t"}, "want DB.TABLE"},
 		{[]string{"serve", "--compaction-workers", "-1"}, "--compaction-workers must be 0 or more"},
+		{[]string{"serve", "--commit-lock", "zookeeper:x"}, "--commit-lock must be none or file:/path/to/lock-folder"},
+		{[]string{"compact", "--warehouse", ".", "--table", "d.t", "--commit-lock", "x"}, "want none or file:/path/to/lock-folder"},
 	} {
 		code, _, errOut := run(t, dir, c.args...)
 		if code != 2 || !strings.Contains(errOut, c.want) {

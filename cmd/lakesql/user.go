@@ -22,6 +22,7 @@ func user(ctx context.Context, out io.Writer, args []string) error {
 	fs := flag.NewFlagSet("user add", flag.ContinueOnError)
 	warehouse := fs.String("warehouse", "./warehouse", "warehouse path or URL")
 	usersFile := fs.String("users-file", "", "the accounts file the server uses with --users-file")
+	commitLock := fs.String("commit-lock", "none", "the commit lock the warehouse's servers use (needed where the store lacks conditional create): none or file:/path/to/lock-folder")
 	password := fs.String("password", "", "the password (required; '-' reads it from the first line of standard input; hashed as mysql_native_password)")
 	host := fs.String("host", "%", "the host part of the account ('%': any host)")
 	admin := fs.Bool("admin", false, "grant every privilege WITH GRANT OPTION")
@@ -53,7 +54,7 @@ func user(ctx context.Context, out io.Writer, args []string) error {
 	if *password == "" {
 		return errors.New("user add: --password is required (an account without a password is what the defaults already give root@localhost)")
 	}
-	store, closeStore, err := access.OpenStore(ctx, *warehouse, *usersFile)
+	store, closeStore, err := access.OpenStore(ctx, *warehouse, *usersFile, *commitLock)
 	if err != nil {
 		return err
 	}
@@ -69,4 +70,4 @@ func user(ctx context.Context, out io.Writer, args []string) error {
 	return nil
 }
 
-const userUsage = "lakesql user add NAME --password PASSWORD [--host %] [--admin] [--replace] [--warehouse PATH-OR-URL | --users-file FILE]"
+const userUsage = "lakesql user add NAME --password PASSWORD [--host %] [--admin] [--replace] [--warehouse PATH-OR-URL [--commit-lock file:DIR] | --users-file FILE]"

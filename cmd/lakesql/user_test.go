@@ -25,6 +25,12 @@ func TestUserAdd(t *testing.T) {
 	}{
 		{"warehouse", func(wh, _ string) []string { return []string{"--warehouse", wh} },
 			func(wh, _ string) sqlengine.Config { return sqlengine.Config{Warehouse: wh} }},
+		{"warehouse-with-commit-lock", func(wh, f string) []string {
+			return []string{"--warehouse", wh, "--commit-lock", "file:" + f + ".locks"}
+		},
+			func(wh, f string) sqlengine.Config {
+				return sqlengine.Config{Warehouse: wh, CommitLock: "file:" + f + ".locks"}
+			}},
 		{"users-file", func(_, f string) []string { return []string{"--users-file", f} },
 			func(wh, f string) sqlengine.Config {
 				return sqlengine.Config{Warehouse: wh, Security: sqlengine.SecurityConfig{UsersFile: f}}
@@ -48,6 +54,10 @@ func TestUserAdd(t *testing.T) {
 			}
 			if err := user(ctx, &out, args); err == nil {
 				t.Error("adding ops twice succeeded")
+			}
+			if err := user(ctx, &out, []string{"add", "x", "--password", "p", "--warehouse", wh, "--commit-lock", "zk:x"}); err == nil ||
+				!strings.Contains(err.Error(), "file:/path/to/lock-folder") {
+				t.Errorf("user add --commit-lock zk:x: %v, want an error naming the file: form", err)
 			}
 			cfg := tc.cfg(wh, file)
 			cfg.Host = "127.0.0.1"

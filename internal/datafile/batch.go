@@ -17,6 +17,7 @@ import (
 //	INT              Int32
 //	DOUBLE           Float64
 //	CHAR, VARCHAR    Str
+//	DECIMAL(p ≤ 18)  Int64 (the unscaled value, at the type's scale)
 //	anything else    Any (the boxed value model, as FileReader.Next gives it)
 //
 // The typed slices hold the value of valid entries; an entry i is NULL when
@@ -45,6 +46,7 @@ const (
 	VectorInt32
 	VectorFloat64
 	VectorString
+	VectorDecimal64 // DECIMAL of precision ≤ 18: unscaled values in Int64
 )
 
 // KindOf is the vector kind of type t.
@@ -58,6 +60,10 @@ func KindOf(t *schema.DataType) VectorKind {
 		return VectorFloat64
 	case schema.TypeChar, schema.TypeVarChar:
 		return VectorString
+	case schema.TypeDecimal:
+		if t.Precision <= 18 {
+			return VectorDecimal64
+		}
 	}
 	return VectorAny
 }
@@ -87,6 +93,8 @@ func (v *Vector) Value(i int) any {
 		return v.Float64[i]
 	case VectorString:
 		return v.Str[i]
+	case VectorDecimal64:
+		return schema.Decimal{Compact: v.Int64[i], Scale: int32(v.Type.Scale)}
 	}
 	return v.Any[i]
 }
@@ -97,7 +105,7 @@ func (v *Vector) Reset(t schema.DataType, n int) {
 	v.Type, v.Len = t, n
 	v.Nulls = nil
 	switch KindOf(&t) {
-	case VectorInt64:
+	case VectorInt64, VectorDecimal64:
 		v.Int64 = grow(v.Int64, n)
 	case VectorInt32:
 		v.Int32 = grow(v.Int32, n)
@@ -138,6 +146,14 @@ func (v *Vector) Set(i int, x any) error {
 		v.Float64[i], ok = x.(float64)
 	case VectorString:
 		v.Str[i], ok = x.(string)
+	case VectorDecimal64:
+		var d schema.Decimal
+		if d, ok = x.(schema.Decimal); ok {
+			if d.Big != nil || int(d.Scale) != v.Type.Scale {
+				return fmt.Errorf("%w: DECIMAL value %v of scale %d in a %s vector", ErrTypeMismatch, x, d.Scale, typeName(v.Type))
+			}
+			v.Int64[i] = d.Compact
+		}
 	default:
 		v.Any[i] = x
 	}
@@ -291,7 +307,7 @@ func (r *ParquetReader) NextBatch(b *Batch, max int) (err error) {
 // fillVector decodes the next k rows of the column into vec.
 func (c *flatCursor) fillVector(vec *Vector, k int) error {
 	kind := vec.Kind()
-	typed := kind != VectorAny && c.conv.typedKind() == kind
+	typed := kind != VectorAny && c.conv.typedKind() == kind && (kind != VectorDecimal64 || int(c.conv.scale) == vec.Type.Scale)
 	return c.runs(k, func(done, m int, defs []byte, nn int) error {
 		if typed && c.pv.idx == nil {
 			return c.readTyped(vec, kind, done, defs, nn)
@@ -321,7 +337,7 @@ func (c *flatCursor) fillVector(vec *Vector, k int) error {
 
 // typedKind is the vector kind the converter produces without a change of
 // representation (physical INT64 → BIGINT, INT32 → INT, DOUBLE → DOUBLE,
-// BYTE_ARRAY → STRING), or VectorAny.
+// BYTE_ARRAY → STRING, INT64 → DECIMAL unscaled), or VectorAny.
 func (c *leafConv) typedKind() VectorKind {
 	switch c.kind {
 	case convInt64:
@@ -332,6 +348,8 @@ func (c *leafConv) typedKind() VectorKind {
 		return VectorFloat64
 	case convStringBytes:
 		return VectorString
+	case convDecimalInt64:
+		return VectorDecimal64
 	}
 	return VectorAny
 }
@@ -354,7 +372,7 @@ func (c *flatCursor) readTyped(vec *Vector, kind VectorKind, at int, defs []byte
 		return fmt.Errorf("%w: column %s: page has %d values, %d needed", ErrCorrupt, c.conv.name, c.pv.nvals, from+nn)
 	}
 	switch kind {
-	case VectorInt64:
+	case VectorInt64, VectorDecimal64:
 		spread(vec, at, defs, c.maxDef, v.Int64()[from:from+nn], vec.Int64)
 	case VectorInt32:
 		spread(vec, at, defs, c.maxDef, v.Int32()[from:from+nn], vec.Int32)
@@ -415,6 +433,9 @@ func (v *Vector) Box(dst []any) {
 		boxSlice(append([]float64(nil), v.Float64[:n]...), dst)
 	case VectorString:
 		boxSlice(append([]string(nil), v.Str[:n]...), dst)
+	case VectorDecimal64:
+		scale := int32(v.Type.Scale)
+		boxSlice(mapSlice(v.Int64[:n], func(x int64) schema.Decimal { return schema.Decimal{Compact: x, Scale: scale} }), dst)
 	default:
 		copy(dst, v.Any[:n])
 	}

@@ -64,25 +64,6 @@ const (
 	microsPerMilli = 1000
 )
 
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if (a%b != 0) && ((a < 0) != (b < 0)) {
-		q--
-	}
-	return q
-}
-
-func floorMod(a, b int64) int64 { return a - floorDiv(a, b)*b }
-
-// timestampFromMicros mirrors org.apache.paimon.data.Timestamp.fromMicros.
-func timestampFromMicros(v int64) schema.Timestamp {
-	return schema.Timestamp{Millis: floorDiv(v, microsPerMilli), NanoOfMilli: int32(floorMod(v, microsPerMilli) * 1000)}
-}
-
-func timestampFromNanos(v int64) schema.Timestamp {
-	return schema.Timestamp{Millis: floorDiv(v, nanosPerMilli), NanoOfMilli: int32(floorMod(v, nanosPerMilli))}
-}
-
 // timestampFromInt96 decodes an INT96 timestamp (8-byte little-endian nanos
 // of day, then a 4-byte little-endian Julian day). It inverts Java Paimon's
 // writer (ParquetRowDataWriter.timestampToInt96), which uses truncating
@@ -91,8 +72,8 @@ func timestampFromNanos(v int64) schema.Timestamp {
 func timestampFromInt96(v deprecated.Int96) schema.Timestamp {
 	nanosOfDay := int64(uint64(v[0]) | uint64(v[1])<<32)
 	julianDay := int64(int32(v[2]))
-	millis := (julianDay-julianEpochDay)*millisPerDay + floorDiv(nanosOfDay, nanosPerMilli)
-	return schema.Timestamp{Millis: millis, NanoOfMilli: int32(floorMod(nanosOfDay, nanosPerMilli))}
+	millis := (julianDay-julianEpochDay)*millisPerDay + schema.FloorDiv(nanosOfDay, nanosPerMilli)
+	return schema.Timestamp{Millis: millis, NanoOfMilli: int32(schema.FloorMod(nanosOfDay, nanosPerMilli))}
 }
 
 // decimalFromBytes decodes a big-endian two's complement unscaled value.
@@ -257,15 +238,15 @@ func (c *leafConv) convert(v encoding.Values, from int, dst []any) error {
 	case convTimeMillis:
 		boxSlice(mapSlice(v.Int32()[from:from+n], func(x int32) schema.Time { return schema.Time(x) }), dst)
 	case convTimeMicros:
-		boxSlice(mapSlice(v.Int64()[from:from+n], func(x int64) schema.Time { return schema.Time(floorDiv(x, microsPerMilli)) }), dst)
+		boxSlice(mapSlice(v.Int64()[from:from+n], func(x int64) schema.Time { return schema.Time(schema.FloorDiv(x, microsPerMilli)) }), dst)
 	case convTimeNanos:
-		boxSlice(mapSlice(v.Int64()[from:from+n], func(x int64) schema.Time { return schema.Time(floorDiv(x, nanosPerMilli)) }), dst)
+		boxSlice(mapSlice(v.Int64()[from:from+n], func(x int64) schema.Time { return schema.Time(schema.FloorDiv(x, nanosPerMilli)) }), dst)
 	case convTimestampMillis:
 		boxSlice(mapSlice(v.Int64()[from:from+n], func(x int64) schema.Timestamp { return schema.Timestamp{Millis: x} }), dst)
 	case convTimestampMicros:
-		boxSlice(mapSlice(v.Int64()[from:from+n], timestampFromMicros), dst)
+		boxSlice(mapSlice(v.Int64()[from:from+n], schema.TimestampFromEpochMicros), dst)
 	case convTimestampNanos:
-		boxSlice(mapSlice(v.Int64()[from:from+n], timestampFromNanos), dst)
+		boxSlice(mapSlice(v.Int64()[from:from+n], schema.TimestampFromEpochNanos), dst)
 	case convTimestampInt96:
 		boxSlice(mapSlice(v.Int96()[from:from+n], timestampFromInt96), dst)
 	default:

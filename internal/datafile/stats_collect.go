@@ -317,7 +317,7 @@ func (c *colCollector) footer() ColumnStats {
 	case leafTimestampMillis:
 		s.Min, s.Max = schema.Timestamp{Millis: c.minI}, schema.Timestamp{Millis: c.maxI}
 	case leafTimestampMicros:
-		s.Min, s.Max = timestampFromMicros(c.minI), timestampFromMicros(c.maxI)
+		s.Min, s.Max = schema.TimestampFromEpochMicros(c.minI), schema.TimestampFromEpochMicros(c.maxI)
 	}
 	return s
 }

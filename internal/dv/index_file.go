@@ -160,12 +160,21 @@ func ReadAll(data []byte, ranges []Range) (map[string]DeletionVector, error) {
 	if err := checkVersion(data); err != nil {
 		return nil, err
 	}
+	return readRanges(ranges, func(r Range) (DeletionVector, error) {
+		return decodeRange(data, int64(r.Offset), int64(r.Length))
+	})
+}
+
+// readRanges reads the deletion vector of each range with read, keyed by
+// data file name, checking that no file has two ranges and, when known,
+// each range's cardinality.
+func readRanges(ranges []Range, read func(Range) (DeletionVector, error)) (map[string]DeletionVector, error) {
 	out := make(map[string]DeletionVector, len(ranges))
 	for _, r := range ranges {
 		if _, dup := out[r.FileName]; dup {
 			return nil, fmt.Errorf("%w: data file %q has two ranges", ErrCorrupt, r.FileName)
 		}
-		dv, err := decodeRange(data, int64(r.Offset), int64(r.Length))
+		dv, err := read(r)
 		if err != nil {
 			return nil, fmt.Errorf("deletion vector of %q: %w", r.FileName, err)
 		}
@@ -197,22 +206,9 @@ func ReadIndexFile(f io.ReaderAt, ranges []Range) (map[string]DeletionVector, er
 	if err := checkVersion(v[:n]); err != nil {
 		return nil, err
 	}
-	out := make(map[string]DeletionVector, len(ranges))
-	for _, r := range ranges {
-		if _, dup := out[r.FileName]; dup {
-			return nil, fmt.Errorf("%w: data file %q has two ranges", ErrCorrupt, r.FileName)
-		}
-		dv, err := ReadDeletionVector(f, int64(r.Offset), int64(r.Length))
-		if err != nil {
-			return nil, fmt.Errorf("deletion vector of %q: %w", r.FileName, err)
-		}
-		if r.Cardinality >= 0 && r.Cardinality != dv.Cardinality() {
-			return nil, fmt.Errorf("%w: deletion vector of %q has %d positions, the index manifest says %d",
-				ErrCorrupt, r.FileName, dv.Cardinality(), r.Cardinality)
-		}
-		out[r.FileName] = dv
-	}
-	return out, nil
+	return readRanges(ranges, func(r Range) (DeletionVector, error) {
+		return ReadDeletionVector(f, int64(r.Offset), int64(r.Length))
+	})
 }
 
 // ScanIndexFile walks an index file without its manifest ranges, relying on

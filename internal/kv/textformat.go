@@ -354,7 +354,7 @@ func (p *textParser) value(t *schema.DataType) (any, error) {
 		if tm.Year() < 1678 || tm.Year() > 2261 {
 			return nil, p.errorf("timestamp %q out of range", s)
 		}
-		return schema.Timestamp{Millis: floorDiv(ns, 1e6), NanoOfMilli: int32(floorMod(ns, 1e6))}, nil
+		return schema.TimestampFromEpochNanos(ns), nil
 	case schema.TypeArray:
 		if t.Elem == nil {
 			return nil, p.errorf("array type without element type")
@@ -460,13 +460,3 @@ func parseDecimal(s string, scale int32) (schema.Decimal, error) {
 	}
 	return decFromUnscaled(u, scale), nil
 }
-
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if (a%b != 0) && ((a < 0) != (b < 0)) {
-		q--
-	}
-	return q
-}
-
-func floorMod(a, b int64) int64 { return a - floorDiv(a, b)*b }

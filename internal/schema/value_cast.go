@@ -335,7 +335,7 @@ func castAtomic(v any, from, to *DataType) (any, error) {
 		case Date:
 			return x, nil
 		case Timestamp:
-			return Date(floorDiv(x.Millis, millisPerDay)), nil
+			return Date(FloorDiv(x.Millis, millisPerDay)), nil
 		case string:
 			if d, err := ParseDate(x); err == nil {
 				return d, nil
@@ -344,7 +344,7 @@ func castAtomic(v any, from, to *DataType) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			return Date(floorDiv(ts.Millis, millisPerDay)), nil
+			return Date(FloorDiv(ts.Millis, millisPerDay)), nil
 		case int32:
 			return Date(x), nil
 		}
@@ -354,7 +354,7 @@ func castAtomic(v any, from, to *DataType) (any, error) {
 		case Time:
 			return x, nil
 		case Timestamp:
-			return Time(floorMod(x.Millis, millisPerDay)), nil
+			return Time(FloorMod(x.Millis, millisPerDay)), nil
 		case string:
 			if t, err := ParseTime(x); err == nil {
 				return t, nil
@@ -363,7 +363,7 @@ func castAtomic(v any, from, to *DataType) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			return Time(floorMod(ts.Millis, millisPerDay)), nil
+			return Time(FloorMod(ts.Millis, millisPerDay)), nil
 		case int32:
 			return Time(x), nil
 		}
@@ -451,7 +451,7 @@ func valueToString(v any, from *DataType) (string, error) {
 }
 
 func formatTimeForCast(t Time, precision int) string {
-	ms := floorMod(int64(t), millisPerDay)
+	ms := FloorMod(int64(t), millisPerDay)
 	b := appendPad(nil, ms/3_600_000, 2)
 	b = append(b, ':')
 	b = appendPad(b, ms/60_000%60, 2)

@@ -14,7 +14,9 @@ const (
 	nanosPerMilli = 1_000_000
 )
 
-func floorDiv(a, b int64) int64 {
+// FloorDiv is Java's Math.floorDiv: a / b rounded toward negative
+// infinity (epoch arithmetic of dates and times before 1970).
+func FloorDiv(a, b int64) int64 {
 	q := a / b
 	if (a%b != 0) && ((a < 0) != (b < 0)) {
 		q--
@@ -22,7 +24,8 @@ func floorDiv(a, b int64) int64 {
 	return q
 }
 
-func floorMod(a, b int64) int64 { return a - floorDiv(a, b)*b }
+// FloorMod is Java's Math.floorMod: a - FloorDiv(a, b)*b, with b's sign.
+func FloorMod(a, b int64) int64 { return a - FloorDiv(a, b)*b }
 
 // TimestampFromTime returns the instant t (for TIMESTAMP_LTZ, or for
 // TIMESTAMP when t is a UTC wall clock).
@@ -44,20 +47,20 @@ func TimestampFromEpochMillis(ms int64) Timestamp { return Timestamp{Millis: ms}
 
 // TimestampFromEpochMicros returns the timestamp at epoch microseconds us.
 func TimestampFromEpochMicros(us int64) Timestamp {
-	return Timestamp{Millis: floorDiv(us, 1000), NanoOfMilli: int32(floorMod(us, 1000) * 1000)}
+	return Timestamp{Millis: FloorDiv(us, 1000), NanoOfMilli: int32(FloorMod(us, 1000) * 1000)}
 }
 
 // TimestampFromEpochNanos returns the timestamp at epoch nanoseconds n
 // (millis = floor(n / 10^6), see paimon-format.md §5.5).
 func TimestampFromEpochNanos(n int64) Timestamp {
-	return Timestamp{Millis: floorDiv(n, nanosPerMilli), NanoOfMilli: int32(floorMod(n, nanosPerMilli))}
+	return Timestamp{Millis: FloorDiv(n, nanosPerMilli), NanoOfMilli: int32(FloorMod(n, nanosPerMilli))}
 }
 
 // ToTime returns the timestamp as a UTC time.Time (for TIMESTAMP the UTC
 // wall clock is the value).
 func (ts Timestamp) ToTime() time.Time {
-	sec := floorDiv(ts.Millis, 1000)
-	nsec := floorMod(ts.Millis, 1000)*nanosPerMilli + int64(ts.NanoOfMilli)
+	sec := FloorDiv(ts.Millis, 1000)
+	nsec := FloorMod(ts.Millis, 1000)*nanosPerMilli + int64(ts.NanoOfMilli)
 	return time.Unix(sec, nsec).UTC()
 }
 
@@ -253,7 +256,7 @@ func parseTimeOfDay(s string) (int64, error) {
 func DateFromTime(t time.Time) Date {
 	y, m, d := t.Date()
 	u := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-	return Date(floorDiv(u.Unix(), 86400))
+	return Date(FloorDiv(u.Unix(), 86400))
 }
 
 // ToTime returns midnight UTC of the date.
@@ -286,7 +289,7 @@ func ParseDate(s string) (Date, error) {
 	if t.Day() != d {
 		return 0, fmt.Errorf("%w: date %q does not exist", ErrInvalidValue, s)
 	}
-	days := floorDiv(t.Unix(), 86400)
+	days := FloorDiv(t.Unix(), 86400)
 	if days < -(1<<31) || days >= 1<<31 {
 		return 0, fmt.Errorf("%w: date %q out of range", ErrInvalidValue, s)
 	}
@@ -295,7 +298,7 @@ func ParseDate(s string) (Date, error) {
 
 // String formats like LocalTime.toString: "10:20", "10:20:30", "10:20:30.500".
 func (t Time) String() string {
-	ms := floorMod(int64(t), millisPerDay)
+	ms := FloorMod(int64(t), millisPerDay)
 	return string(appendJavaLocalTime(nil, int(ms/3_600_000), int(ms/60_000%60), int(ms/1000%60), int(ms%1000)*nanosPerMilli))
 }
 

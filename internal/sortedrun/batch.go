@@ -8,6 +8,7 @@ import (
 
 	"github.com/lakesql/lakesql/internal/datafile"
 	"github.com/lakesql/lakesql/internal/dv"
+	"github.com/lakesql/lakesql/internal/kv"
 	"github.com/lakesql/lakesql/internal/schema"
 )
 
@@ -32,7 +33,20 @@ type BatchReader struct {
 // OpenBatches opens f for a columnar read; vec and groups are as for
 // OpenRows.
 func (r *Reader) OpenBatches(ctx context.Context, f *File, vec dv.DeletionVector, groups GroupFilter) (*BatchReader, error) {
-	fr, l, err := r.openSelected(ctx, f, groups)
+	return r.openBatches(ctx, f, vec, groups, false)
+}
+
+// OpenBatchesAdds opens f, a data file in the KeyValue layout, for a
+// columnar read of its records that add a row (+I, +U): the retractions
+// (-U, -D) are left out of the selection. Reading a file so is its merge
+// when no other file holds its keys and the merge engine keeps a key's one
+// record as it is (deduplicate).
+func (r *Reader) OpenBatchesAdds(ctx context.Context, f *File, groups GroupFilter) (*BatchReader, error) {
+	return r.openBatches(ctx, f, nil, groups, true)
+}
+
+func (r *Reader) openBatches(ctx context.Context, f *File, vec dv.DeletionVector, groups GroupFilter, adds bool) (*BatchReader, error) {
+	fr, l, err := r.openSelected(ctx, f, groups, adds)
 	if err != nil {
 		return nil, err
 	}
@@ -101,14 +115,28 @@ func (br *BatchReader) Next(b *datafile.Batch) error {
 				out.Type = br.types[i]
 			}
 		}
-		if br.dv == nil {
+		kinds := -1
+		if l.KindCol >= 0 {
+			kinds = l.KindCol
+		}
+		if br.dv == nil && kinds < 0 {
 			return nil
 		}
 		br.sel = br.sel[:0]
 		for k := range n {
-			if !br.dv.IsDeleted(b.FirstRow + int64(k)) {
-				br.sel = append(br.sel, int32(k))
+			if br.dv != nil && br.dv.IsDeleted(b.FirstRow+int64(k)) {
+				continue
 			}
+			if kinds >= 0 {
+				add, err := addKind(&br.file.Cols[kinds], k)
+				if err != nil {
+					return fmt.Errorf("sortedrun: %w", err)
+				}
+				if !add {
+					continue
+				}
+			}
+			br.sel = append(br.sel, int32(k))
 		}
 		if len(br.sel) == 0 {
 			continue
@@ -128,4 +156,13 @@ func (br *BatchReader) Close() error {
 	err := br.fr.Close()
 	br.fr = nil
 	return err
+}
+
+// addKind reports whether entry k of a _VALUE_KIND vector adds a row.
+func addKind(v *datafile.Vector, k int) (bool, error) {
+	x, ok := v.Value(k).(int8)
+	if !ok {
+		return false, fmt.Errorf("%w: %s of row %d is %v", datafile.ErrCorrupt, datafile.ValueKindName, k, v.Value(k))
+	}
+	return kv.RowKind(x).IsAdd(), nil
 }

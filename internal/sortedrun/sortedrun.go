@@ -262,7 +262,7 @@ type RowReader struct {
 // marks. groups, when not nil, selects the row groups to read; the file is
 // opened once either way.
 func (r *Reader) OpenRows(ctx context.Context, f *File, vec dv.DeletionVector, groups GroupFilter) (*RowReader, error) {
-	fr, l, err := r.openSelected(ctx, f, groups)
+	fr, l, err := r.openSelected(ctx, f, groups, false)
 	if err != nil {
 		return nil, err
 	}
@@ -271,8 +271,8 @@ func (r *Reader) OpenRows(ctx context.Context, f *File, vec dv.DeletionVector, g
 
 // openSelected opens f once for a row or batch read and selects the row
 // groups groups keeps.
-func (r *Reader) openSelected(ctx context.Context, f *File, groups GroupFilter) (datafile.FileReader, *Layout, error) {
-	l, err := r.layout(ctx, f, false)
+func (r *Reader) openSelected(ctx context.Context, f *File, groups GroupFilter, withSystem bool) (datafile.FileReader, *Layout, error) {
+	l, err := r.layout(ctx, f, withSystem)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
+
+	"github.com/lakesql/lakesql/internal/storage"
 )
 
 func BenchmarkReadAt4KiB(b *testing.B) {
@@ -48,6 +51,31 @@ func BenchmarkCreateIfNotExists(b *testing.B) {
 			data := make([]byte, 1024)
 			for i := 0; b.Loop(); i++ {
 				if err := s.CreateIfNotExists(ctx, fmt.Sprintf("snapshot/snapshot-%d", i), data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkCreateIfNotExistsLocked: what the file: commit lock adds to a
+// conditional create (open, flock, an existence check, close), against the
+// same store without it.
+func BenchmarkCreateIfNotExistsLocked(b *testing.B) {
+	for _, locked := range []bool{false, true} {
+		b.Run(fmt.Sprintf("lock=%v", locked), func(b *testing.B) {
+			s := open(b, "file://"+b.TempDir()+"?fsync=false")
+			if locked {
+				l, err := storage.ParseLock("file:"+b.TempDir(), time.Minute)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s = storage.WithLock(s, l)
+			}
+			ctx := context.Background()
+			data := make([]byte, 1024)
+			for i := 0; b.Loop(); i++ {
+				if err := s.CreateIfNotExists(ctx, fmt.Sprintf("db.db/t/snapshot/snapshot-%d", i), data); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -22,6 +22,9 @@ const (
 	envRaceDir   = "LAKESQL_STORAGE_RACE_DIR"   // the shared folder; marks a child
 	envRaceChild = "LAKESQL_STORAGE_RACE_CHILD" // the child's number
 	envRacePaths = "LAKESQL_STORAGE_RACE_PATHS" // how many paths to race on
+	// envRaceLock, when set, is a commit lock (file:DIR): the child races
+	// through a store without conditional create wrapped with it.
+	envRaceLock = "LAKESQL_STORAGE_RACE_LOCK"
 )
 
 func racePath(j int) string { return fmt.Sprintf("snapshot/snapshot-%d", j) }
@@ -36,7 +39,17 @@ func raceContent(child, j int) []byte {
 // several processes that race CreateIfNotExists on the same file:// paths
 // and checks that every path has exactly one winner overall, whose content
 // is stored intact.
-func TestCreateIfNotExistsAcrossProcesses(t *testing.T) {
+func TestCreateIfNotExistsAcrossProcesses(t *testing.T) { raceAcrossProcesses(t, "") }
+
+// TestCommitLockAcrossProcesses: the same race through a store whose
+// CreateIfNotExists overwrites, each process wrapping it with the same
+// file: commit lock: still exactly one winner per path (without the lock
+// every path has several).
+func TestCommitLockAcrossProcesses(t *testing.T) {
+	raceAcrossProcesses(t, "file:"+filepath.Join(t.TempDir(), "locks"))
+}
+
+func raceAcrossProcesses(t *testing.T, lock string) {
 	const children, paths = 4, 200
 	dir := t.TempDir()
 	startFile := filepath.Join(dir, "start")
@@ -48,6 +61,7 @@ func TestCreateIfNotExistsAcrossProcesses(t *testing.T) {
 			envRaceDir+"="+filepath.Join(dir, "warehouse"),
 			envRaceChild+"="+strconv.Itoa(i),
 			envRacePaths+"="+strconv.Itoa(paths),
+			envRaceLock+"="+lock,
 		)
 		outs[i] = new(bytes.Buffer)
 		cmd.Stdout, cmd.Stderr = outs[i], outs[i]
@@ -128,6 +142,13 @@ func TestCreateIfNotExistsRaceChild(t *testing.T) {
 	s, err := storage.Open(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if spec := os.Getenv(envRaceLock); spec != "" {
+		l, err := storage.ParseLock(spec, time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s = storage.WithLock(storage.NewFaulty(s, &storage.Injector{Overwrite: true}), l)
 	}
 	startFile := filepath.Join(filepath.Dir(dir), "start")
 	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(time.Millisecond) {

@@ -39,7 +39,12 @@
 // with EEXIST if the target exists (it needs a filesystem with hard links);
 // the blob backends use WriterOptions.IfNotExist (S3: If-None-Match: *).
 // Nothing written is visible before its writer's Close succeeds, and a
-// canceled context at Close publishes nothing.
+// canceled context at Close publishes nothing. A store whose conditional
+// create overwrites (CheckConditionalCreate finds it) gets the guarantee
+// only under a commit lock every writer shares: WithLock runs each
+// CreateIfNotExists as lock, Exists, create, unlock (lock.go; the file:
+// lock is flock(2), lock_file.go); ForCommits picks the store a writer
+// commits through.
 //
 // The conformance suite every backend passes is in storagetest.
 //

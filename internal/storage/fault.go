@@ -104,6 +104,10 @@ type Injector struct {
 	ops     []Op // when Record
 	// Record keeps every operation (Ops).
 	Record bool
+	// Overwrite makes CreateIfNotExists overwrite an existing object
+	// instead of failing with ErrExist: a store without conditional
+	// create (an S3-compatible store that ignores If-None-Match: *).
+	Overwrite bool
 }
 
 // CrashAt returns an Injector that crashes at the n-th operation that
@@ -313,6 +317,9 @@ func (f *faulty) CreateIfNotExists(ctx context.Context, p string, data []byte) e
 	op, fl, err := f.in.before(OpCreateIfNotExists, f.rel(p))
 	if err != nil {
 		return err
+	}
+	if f.in.Overwrite {
+		return after(op, fl, f.st.WriteAll(ctx, p, data))
 	}
 	return after(op, fl, f.st.CreateIfNotExists(ctx, p, data))
 }

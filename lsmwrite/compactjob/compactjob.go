@@ -25,7 +25,7 @@ import (
 )
 
 // Usage is the compact command line.
-const Usage = "usage: lakesql compact --warehouse PATH-OR-URL --table DB.TABLE [--partition K=V[,K=V...]]... [--full] [--branch NAME] [--option KEY=VALUE]..."
+const Usage = "usage: lakesql compact --warehouse PATH-OR-URL --table DB.TABLE [--partition K=V[,K=V...]]... [--full] [--branch NAME] [--option KEY=VALUE]... [--commit-lock file:DIR]"
 
 // ErrHelp is returned after --help printed the usage; the command exits 0.
 var ErrHelp = errors.New("help printed")
@@ -58,6 +58,8 @@ func Run(ctx context.Context, w, progress io.Writer, args []string) error {
 	table := fs.String("table", "", "the table, as DB.TABLE")
 	full := fs.Bool("full", false, "full compaction: every bucket to one sorted run on the max level")
 	branch := fs.String("branch", snapshot.MainBranch, "branch to compact")
+	commitLock := fs.String("commit-lock", "none", "the commit lock the warehouse's servers use (needed where the store lacks conditional create): none or file:/path/to/lock-folder")
+	lockTimeout := fs.Duration("commit-lock-timeout", storage.DefaultLockTimeout, "longest wait for the commit lock")
 	var partitions, options multiFlag
 	fs.Var(&partitions, "partition", "compact only this partition, K=V[,K=V...] (repeatable)")
 	fs.Var(&options, "option", "table option for this compaction, KEY=VALUE (repeatable)")
@@ -103,11 +105,20 @@ func Run(ctx context.Context, w, progress io.Writer, args []string) error {
 	if err := checkLocal(*warehouse); err != nil {
 		return err
 	}
-	st, err := storage.Open(ctx, *warehouse)
+	if err := storage.CheckLock(*commitLock); err != nil {
+		return UsageError{fmt.Errorf("compact: --commit-lock: %w\n%s", err, Usage)}
+	}
+	raw, err := storage.Open(ctx, *warehouse)
 	if err != nil {
 		return fmt.Errorf("compact: open warehouse %s: %w", *warehouse, err)
 	}
-	defer st.Close()
+	defer raw.Close()
+	// Its commit is atomic only through the store's conditional create or
+	// the servers' commit lock.
+	st, err := storage.ForCommits(ctx, raw, *commitLock, *lockTimeout)
+	if err != nil {
+		return fmt.Errorf("compact: %w", err)
+	}
 	cat := snapshot.NewCatalog(st)
 	dbName, err := cat.ResolveDatabase(ctx, db)
 	if err != nil {

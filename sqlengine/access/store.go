@@ -189,9 +189,10 @@ func (f *FileStore) Save(ctx context.Context, data []byte, base string) (string,
 }
 
 // OpenStore opens the accounts store a command line names: the local file
-// usersFile when set, else the warehouse's own store. close releases the
-// warehouse.
-func OpenStore(ctx context.Context, warehouse, usersFile string) (store Store, close func() error, err error) {
+// usersFile when set, else the warehouse's own store, written through the
+// warehouse's commit lock commitLock (storage.ForCommits: "none" or
+// "file:DIR"). close releases the warehouse.
+func OpenStore(ctx context.Context, warehouse, usersFile, commitLock string) (store Store, close func() error, err error) {
 	if usersFile != "" {
 		abs, err := filepath.Abs(usersFile)
 		if err != nil {
@@ -203,5 +204,10 @@ func OpenStore(ctx context.Context, warehouse, usersFile string) (store Store, c
 	if err != nil {
 		return nil, nil, fmt.Errorf("open warehouse %s: %w", warehouse, err)
 	}
-	return NewWarehouseStore(st), st.Close, nil
+	w, err := storage.ForCommits(ctx, st, commitLock, 0)
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	return NewWarehouseStore(w), st.Close, nil
 }

@@ -78,6 +78,15 @@ query-memory-limit = "1GiB"
 			t.Errorf("%s = %v from %v, want %v from %v", ch.name, ch.got, c.Source(ch.name), ch.want, ch.src)
 		}
 	}
+	// The commit lock: its default, and the engine gets it.
+	if c.CommitLock != "none" || time.Duration(c.CommitLockTimeout) != 50*time.Second || c.Engine().CommitLock != "none" {
+		t.Errorf("commit-lock defaults: %q, %v", c.CommitLock, c.CommitLockTimeout)
+	}
+	c, err = load(t, []string{"--commit-lock-timeout", "3s"}, map[string]string{"LAKESQL_COMMIT_LOCK": "file:/run/lakesql-locks"})
+	if err != nil || c.Engine().CommitLock != "file:/run/lakesql-locks" || c.Source("commit-lock") != config.FromEnv ||
+		c.Engine().CommitLockTimeout != 3*time.Second || c.Source("commit-lock-timeout") != config.FromFlag {
+		t.Errorf("commit-lock from env, timeout from a flag: %v, %+v", err, c.Engine())
+	}
 	// --config on the command line beats LAKESQL_CONFIG.
 	other := writeFile(t, "port = 5000\n")
 	c, err = load(t, []string{"--config", other}, map[string]string{"LAKESQL_CONFIG": file})
@@ -90,7 +99,7 @@ query-memory-limit = "1GiB"
 // gives the same settings.
 func TestPrintRoundTrip(t *testing.T) {
 	c, err := load(t, []string{"--port", "4100", "--slow-query-ms", "7", "--table-defaults", "bucket=2", "--query-memory-limit", "64MiB",
-		"--metrics-addr", "127.0.0.1:0", "--log-format", "json", "--read-only"}, nil)
+		"--metrics-addr", "127.0.0.1:0", "--log-format", "json", "--read-only", "--commit-lock", "file:/tmp/locks", "--commit-lock-timeout", "2s"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +117,8 @@ func TestPrintRoundTrip(t *testing.T) {
 	back.File = c.File
 	if back.Settings.Port != c.Port || back.SlowQueryMs != c.SlowQueryMs || back.TableDefaults["bucket"] != "2" ||
 		back.QueryMemoryLimit != c.QueryMemoryLimit || back.MetricsAddr != c.MetricsAddr || back.LogFormat != "json" || !back.ReadOnly ||
-		back.ShutdownTimeout != c.ShutdownTimeout || back.ManifestCacheEntries != c.ManifestCacheEntries {
+		back.ShutdownTimeout != c.ShutdownTimeout || back.ManifestCacheEntries != c.ManifestCacheEntries ||
+		back.CommitLock != "file:/tmp/locks" || back.CommitLockTimeout != c.CommitLockTimeout {
 		t.Errorf("round trip changed the settings:\n%+v\n%+v", c.Settings, back.Settings)
 	}
 }
@@ -134,6 +144,9 @@ func TestBadSettings(t *testing.T) {
 		{env: map[string]string{"LAKESQL_COMPACTION_WORKERS": "-1"}, want: "compaction-workers (from env): must be 0 or more"},
 		{args: []string{"--query-memory-limit", "lots"}, want: "512MiB"},
 		{args: []string{"--shutdown-timeout", "-1s"}, want: "negative"},
+		{args: []string{"--commit-lock", "zookeeper:x"}, want: "--commit-lock must be none or file:/path/to/lock-folder"},
+		{env: map[string]string{"LAKESQL_COMMIT_LOCK": "file:"}, want: "commit-lock (from env)"},
+		{args: []string{"--commit-lock-timeout", "soon"}, want: "commit-lock-timeout"},
 	} {
 		args := c.args
 		if c.file != "" {

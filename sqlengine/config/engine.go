@@ -14,10 +14,12 @@ func (c *Config) Engine() sqlengine.Config {
 		cache = -1 // the setting's 0 is no cache; the engine's 0 is its default
 	}
 	return sqlengine.Config{
-		Warehouse: s.Warehouse,
-		Host:      s.Host,
-		Port:      s.Port,
-		ReadOnly:  s.ReadOnly,
+		Warehouse:         s.Warehouse,
+		Host:              s.Host,
+		Port:              s.Port,
+		ReadOnly:          s.ReadOnly,
+		CommitLock:        s.CommitLock,
+		CommitLockTimeout: time.Duration(s.CommitLockTimeout),
 		Security: sqlengine.SecurityConfig{
 			UsersFile:              s.UsersFile,
 			TLSCert:                s.TLSCert,

@@ -14,6 +14,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/lakesql/lakesql/internal/schema"
+	"github.com/lakesql/lakesql/internal/storage"
 )
 
 // Source says where a setting's value came from.
@@ -336,6 +337,9 @@ func (c *Config) Validate() error {
 	}
 	if s.Warehouse == "" {
 		bad("warehouse", "must not be empty")
+	}
+	if err := storage.CheckLock(s.CommitLock); err != nil {
+		bad("commit-lock", "must be none or file:/path/to/lock-folder, not %q", s.CommitLock)
 	}
 	if len(s.TableDefaults) > 0 {
 		if _, err := schema.Options(s.TableDefaults).Core(); err != nil {

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/lakesql/lakesql/internal/storage"
 )
 
 // Settings are lakesql's configuration. Each field is one setting: its
@@ -18,6 +20,9 @@ type Settings struct {
 	Port            int      `toml:"port" help:"port of the MySQL protocol (0 picks a free one)"`
 	ReadOnly        bool     `toml:"read-only" help:"reject statements that write"`
 	ShutdownTimeout Duration `toml:"shutdown-timeout" help:"on SIGINT/SIGTERM, how long running statements may take to finish"`
+
+	CommitLock        string   `toml:"commit-lock" help:"lock every writer of the warehouse takes around each commit, needed where the store lacks conditional create: none, or file:/path/to/lock-folder (flock; servers on one host or a shared POSIX filesystem)"`
+	CommitLockTimeout Duration `toml:"commit-lock-timeout" help:"longest wait for the commit lock; past it the statement fails with 1205"`
 
 	UsersFile              string `toml:"users-file" help:"keep the accounts in this local file instead of <warehouse>/_lakesql/users"`
 	TLSCert                string `toml:"tls-cert" help:"TLS certificate (PEM); with tls-key enables TLS (MySQL protocol and Flight SQL)"`
@@ -48,6 +53,8 @@ func Defaults() Settings {
 		Host:                 "127.0.0.1",
 		Port:                 3307,
 		ShutdownTimeout:      Duration(30 * time.Second),
+		CommitLock:           "none",
+		CommitLockTimeout:    Duration(storage.DefaultLockTimeout),
 		LogFormat:            "text",
 		LogLevel:             "info",
 		CompactionWorkers:    1,

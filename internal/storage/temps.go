@@ -1,0 +1,111 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"iter"
+	"path/filepath"
+	"strings"
+)
+
+// TempLister is the optional capability of a store whose writes go
+// through temporary files (the local backend: ".<name>.<random>.tmp"
+// next to the target, renamed or linked into place): it lists the
+// temporary files below dir, which List never shows. A writer killed
+// before it published or removed its temporary file leaves it behind; orphan
+// cleaning deletes those older than its guard (Java's
+// OrphanFilesClean deletes every unreferenced file of the folders it
+// lists, hidden temporary files included). Object stores write objects
+// whole and have none.
+type TempLister interface {
+	// ListTemps yields the temporary files below dir ("" = the root),
+	// recursively, with paths relative to the store's root. A missing dir
+	// has none.
+	ListTemps(ctx context.Context, dir string) iter.Seq2[ObjectInfo, error]
+}
+
+// ListTemps lists the temporary files below dir on st; a store without
+// the capability has none.
+func ListTemps(ctx context.Context, st Storage, dir string) iter.Seq2[ObjectInfo, error] {
+	if tl, ok := st.(TempLister); ok {
+		return tl.ListTemps(ctx, dir)
+	}
+	return func(func(ObjectInfo, error) bool) {}
+}
+
+// IsTempPath reports whether the object path p names a temporary file of
+// the local backend.
+func IsTempPath(p string) bool {
+	return isTempName(p[strings.LastIndexByte(p, '/')+1:])
+}
+
+var (
+	_ TempLister = (*localStorage)(nil)
+	_ TempLister = (*faulty)(nil)
+)
+
+func (s *localStorage) ListTemps(ctx context.Context, dir string) iter.Seq2[ObjectInfo, error] {
+	return func(yield func(ObjectInfo, error) bool) {
+		root := s.root
+		if dir = strings.TrimSuffix(dir, "/"); dir != "" {
+			var err error
+			if root, err = s.osPath("list temporary files", dir); err != nil {
+				yield(ObjectInfo{}, err)
+				return
+			}
+		}
+		stop := errors.New("stop")
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if isMissing(err) {
+					return nil // gone meanwhile (or dir never was): nothing below
+				}
+				return err
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if d.IsDir() || !isTempName(d.Name()) {
+				return nil
+			}
+			info, err := d.Info()
+			if isMissing(err) {
+				return nil // published or removed since the listing
+			}
+			if err != nil {
+				return err
+			}
+			rel, err := filepath.Rel(s.root, p)
+			if err != nil {
+				return err
+			}
+			if !yield(ObjectInfo{Path: filepath.ToSlash(rel), Size: info.Size(), ModTime: info.ModTime()}, nil) {
+				return stop
+			}
+			return nil
+		})
+		if err != nil && err != stop {
+			yield(ObjectInfo{}, localErr("list temporary files", root, err))
+		}
+	}
+}
+
+func (f *faulty) ListTemps(ctx context.Context, dir string) iter.Seq2[ObjectInfo, error] {
+	return func(yield func(ObjectInfo, error) bool) {
+		op, fl, err := f.in.before(OpList, f.rel(dir))
+		if err != nil {
+			yield(ObjectInfo{}, err)
+			return
+		}
+		if fl == FailAfter || fl == CrashAfter {
+			yield(ObjectInfo{}, after(op, fl, nil))
+			return
+		}
+		for info, err := range ListTemps(ctx, f.st, dir) {
+			if !yield(info, err) || err != nil {
+				return
+			}
+		}
+	}
+}

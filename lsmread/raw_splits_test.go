@@ -1,0 +1,263 @@
+package lsmread_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/lakesql/lakesql/internal/datafile"
+	"github.com/lakesql/lakesql/internal/kv"
+	"github.com/lakesql/lakesql/internal/schema"
+	"github.com/lakesql/lakesql/internal/storage"
+	"github.com/lakesql/lakesql/lsmread"
+	"github.com/lakesql/lakesql/lsmwrite"
+	"github.com/lakesql/lakesql/snapshot"
+	"github.com/lakesql/lakesql/snapshot/manifest"
+)
+
+// readPlanBatches reads every split of a plan as column batches
+// (Reader.ReadBatches) and turns their selected rows into rows.
+func readPlanBatches(ctx context.Context, plan *lsmread.Plan) ([][]any, error) {
+	r, err := plan.NewReader()
+	if err != nil {
+		return nil, err
+	}
+	var rows [][]any
+	var b datafile.Batch
+	for _, split := range plan.Splits {
+		it, err := r.ReadBatches(ctx, split)
+		if err != nil {
+			return nil, err
+		}
+		for {
+			err := it.Next(&b)
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				it.Close()
+				return nil, err
+			}
+			for k := range b.Rows() {
+				i := k
+				if b.Sel != nil {
+					i = int(b.Sel[k])
+				}
+				row := make([]any, len(b.Cols))
+				for c := range b.Cols {
+					row[c] = b.Cols[c].Value(i)
+				}
+				rows = append(rows, row)
+			}
+		}
+		if err := it.Close(); err != nil {
+			return nil, err
+		}
+	}
+	return rows, nil
+}
+
+// compareRawAndMerged reads spec with the raw-split rules on and off, as
+// rows and as column batches, and fails when any of the four reads differ;
+// it returns the plan read with the rules on.
+func compareRawAndMerged(t *testing.T, what string, tbl *lsmread.Table, spec lsmread.ScanSpec) (*lsmread.Plan, [][]any) {
+	t.Helper()
+	ctx := context.Background()
+	read := func(raw bool) (*lsmread.Plan, [][]any, [][]any) {
+		defer lsmread.SetReadRawSplits(raw)()
+		plan, err := tbl.Plan(ctx, spec)
+		if err != nil {
+			t.Fatalf("%s: plan: %v", what, err)
+		}
+		rows, err := readPlan(ctx, plan)
+		if err != nil {
+			t.Fatalf("%s: read (raw splits %v): %v", what, raw, err)
+		}
+		batches, err := readPlanBatches(ctx, plan)
+		if err != nil {
+			t.Fatalf("%s: batch read (raw splits %v): %v", what, raw, err)
+		}
+		return plan, rows, batches
+	}
+	plan, rawRows, rawBatches := read(true)
+	mergePlan, mergedRows, mergedBatches := read(false)
+	if mergePlan.Stats.RawBuckets != 0 {
+		t.Fatalf("%s: %d buckets read raw with the rule off", what, mergePlan.Stats.RawBuckets)
+	}
+	sameMultiset(t, what+": raw-split rows vs merged rows", rawRows, mergedRows)
+	sameMultiset(t, what+": raw-split batches vs merged rows", rawBatches, mergedRows)
+	sameMultiset(t, what+": merged batches vs merged rows", mergedBatches, mergedRows)
+	if spec.Filter == nil && spec.Projection == nil {
+		if n, ok, err := plan.CountFromStats(ctx); err != nil {
+			t.Fatal(err)
+		} else if ok && n != int64(len(mergedRows)) {
+			t.Errorf("%s: count from statistics %d, merged read %d rows", what, n, len(mergedRows))
+		}
+	}
+	return plan, mergedRows
+}
+
+// TestRawSplitsEqualMergeFixtures: on every snapshot of every Java-written
+// fixture table, reading the buckets that need no merge as they are gives
+// the rows merging them gives.
+func TestRawSplitsEqualMergeFixtures(t *testing.T) {
+	ctx := context.Background()
+	rawBuckets := 0
+	for _, f := range readableFixtures(t) {
+		ids, err := f.table.Snapshots().List(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range ids {
+			spec := lsmread.ScanSpec{TimeTravel: lsmread.TimeTravel{SnapshotID: id}}
+			if _, err := f.table.Plan(ctx, spec); errors.Is(err, lsmread.ErrUnsupported) || errors.Is(err, manifest.ErrUnsupported) {
+				continue
+			}
+			plan, _ := compareRawAndMerged(t, fmt.Sprintf("%s@%d", f.name, id), f.table, spec)
+			rawBuckets += plan.Stats.RawBuckets
+		}
+	}
+	t.Logf("%d buckets of merging fixture tables read raw", rawBuckets)
+}
+
+// rawHistoryEngine is a table shape of TestRawSplitsEqualMergeRandom.
+type rawHistoryEngine struct {
+	name    string
+	options map[string]string
+	deletes bool // the history deletes keys (-D)
+	model   bool // deduplicate without a sequence field: compare with a map
+}
+
+// TestRawSplitsEqualMergeRandom writes random histories (upserts, deletes
+// where the engine allows them, flushes inside a commit, full and minor
+// compactions) to primary-key tables of several merge engines and checks,
+// after every commit, that reading raw-convertible buckets and single-file
+// sections as they are equals merging them (rows and batches, whole reads
+// and random projections with filters), and for deduplicate a model.
+func TestRawSplitsEqualMergeRandom(t *testing.T) {
+	seed := testSeed(t)
+	engines := []rawHistoryEngine{
+		{name: "deduplicate", options: map[string]string{}, deletes: true, model: true},
+		{name: "sequence-field", options: map[string]string{"sequence.field": "q"}, deletes: true},
+		{name: "partial-update", options: map[string]string{"merge-engine": "partial-update"}},
+		{name: "aggregation", options: map[string]string{"merge-engine": "aggregation",
+			"fields.v.aggregate-function": "sum", "fields.s.aggregate-function": "last_non_null_value", "fields.q.aggregate-function": "max"}},
+		{name: "lookup-changelog", options: map[string]string{"changelog-producer": "lookup"}, deletes: true, model: true},
+	}
+	rawBuckets, rawSections := 0, 0
+	for ei, eng := range engines {
+		t.Run(eng.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(seed, uint64(ei)))
+			b, s := rawHistory(t, rng, eng)
+			rawBuckets += b
+			rawSections += s
+		})
+	}
+	t.Logf("seed %d: %d buckets read raw, %d single-file sections of merged buckets read raw", seed, rawBuckets, rawSections)
+	if rawBuckets == 0 || rawSections == 0 {
+		t.Fatalf("seed %d: the raw-split rules never applied (%d raw buckets, %d raw sections)", seed, rawBuckets, rawSections)
+	}
+}
+
+func rawHistory(t *testing.T, rng *rand.Rand, eng rawHistoryEngine) (rawBuckets, rawSections int) {
+	ctx := context.Background()
+	sections0 := lsmread.RawSectionsRead()
+	defer func() { rawSections = int(lsmread.RawSectionsRead() - sections0) }()
+	st, err := storage.Open(ctx, "file://"+t.TempDir()+"?fsync=false")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	opts := map[string]string{"bucket": "2", "write-only": "true"}
+	for k, v := range eng.options {
+		opts[k] = v
+	}
+	ts := &schema.TableSchema{
+		Version: schema.SchemaVersionCurrent,
+		Fields: []schema.DataField{
+			{ID: 0, Name: "k", Type: schema.AtomicType(schema.TypeInt).WithNullable(false)},
+			{ID: 1, Name: "v", Type: schema.AtomicType(schema.TypeBigInt)},
+			{ID: 2, Name: "s", Type: schema.StringType()},
+			{ID: 3, Name: "q", Type: schema.AtomicType(schema.TypeInt)},
+		},
+		HighestFieldID: 3,
+		PrimaryKeys:    []string{"k"},
+		Options:        opts,
+	}
+	if err := snapshot.NewSchemaManager(st, "main").Commit(ctx, ts); err != nil {
+		t.Fatal(err)
+	}
+	tbl := lsmread.OpenTable(st, "")
+	model := map[int32][]any{}
+	var base *snapshot.Snapshot
+	for step := range 14 {
+		w, err := lsmwrite.NewTableWrite(ctx, st, ts, base, lsmwrite.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Each commit writes keys of a window of the key space, so that
+		// files of some key ranges have no overlapping file (single-file
+		// sections), level-0 ones and retracting ones included.
+		lo, width := rng.IntN(200), 1+rng.IntN(30)
+		for range 1 + rng.IntN(40) {
+			k := int32(lo + rng.IntN(width))
+			row := []any{k, int64(rng.IntN(100)), fmt.Sprintf("s%d", rng.IntN(20)), int32(rng.IntN(10))}
+			if rng.IntN(5) == 0 {
+				row[1+rng.IntN(3)] = nil
+			}
+			kind := kv.Insert
+			if eng.deletes && rng.IntN(5) == 0 {
+				kind = kv.Delete
+			}
+			if err := w.Write(ctx, kind, row); err != nil {
+				t.Fatal(err)
+			}
+			if kind == kv.Delete {
+				delete(model, k)
+			} else {
+				model[k] = row
+			}
+			if rng.IntN(15) == 0 {
+				if err := w.Flush(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if base, err = w.Commit(ctx); err != nil {
+			t.Fatal(err)
+		}
+		switch rng.IntN(4) {
+		case 0:
+			if _, err := lsmwrite.Compact(ctx, snapshot.OpenTable(st, ""), lsmwrite.CompactRequest{Full: true}); err != nil {
+				t.Fatal(err)
+			}
+		case 1:
+			if _, err := lsmwrite.Compact(ctx, snapshot.OpenTable(st, ""), lsmwrite.CompactRequest{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if base, err = snapshot.OpenTable(st, "").Snapshots().Latest(ctx); err != nil {
+			t.Fatal(err)
+		}
+		what := fmt.Sprintf("%s step %d", eng.name, step)
+		plan, rows := compareRawAndMerged(t, what, tbl, lsmread.ScanSpec{})
+		rawBuckets += plan.Stats.RawBuckets
+		if eng.model {
+			want := make([][]any, 0, len(model))
+			for _, r := range model {
+				want = append(want, r)
+			}
+			sameMultiset(t, what+": read vs model", rows, want)
+		}
+		// A projection with a filter on a value column (pruned by value
+		// statistics in raw buckets, by key statistics only when merged).
+		lit := int64(rng.IntN(100))
+		spec := lsmread.ScanSpec{Projection: []string{"s", "k"},
+			Filter: lsmread.Leaf{Field: 1, Name: "v", Type: ts.Fields[1].Type, Op: lsmread.OpGtEq, Literals: []any{lit}}}
+		compareRawAndMerged(t, fmt.Sprintf("%s, v >= %d", what, lit), tbl, spec)
+	}
+	return rawBuckets, rawSections
+}

@@ -1,0 +1,84 @@
+package tests
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/go-sql-driver/mysql"
+
+	"github.com/lakesql/lakesql/internal/storage"
+)
+
+// TestReadOfExpiredSnapshotIsPlannedAgain: a statement whose snapshot
+// another server expires while it reads (a full compaction, then
+// expire_snapshots deleting the files the statement planned) used to fail
+// with 1105 naming the deleted file. Outside a transaction, before any row
+// reached the client, it is planned again on the latest snapshot and
+// answers the right rows; inside a transaction it answers 1412 saying the
+// snapshot was expired by another writer, and the transaction goes on.
+func TestReadOfExpiredSnapshotIsPlannedAgain(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "wh")
+	srv2, other := crashServer(t, dir, nil)
+	defer srv2.Close()
+	defer other.Close()
+	mustExec(t, other, "CREATE TABLE t (k BIGINT PRIMARY KEY, v VARCHAR(16)) WITH ('bucket' = '1')",
+		"INSERT INTO t VALUES (1, 'a'), (2, 'b')", "INSERT INTO t VALUES (3, 'c')")
+
+	// The reading server: at its first open of a data file of t while
+	// armed, the other server compacts t fully and expires every older
+	// snapshot, deleting the files the statement planned.
+	base, err := storage.Open(ctx, noSyncURL(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var armed atomic.Bool
+	var expired atomic.Int64
+	in := &storage.Injector{Decide: func(op storage.Op) storage.Fault {
+		if (op.Kind == storage.OpOpen || op.Kind == storage.OpReadAll) && strings.HasSuffix(op.Path, ".parquet") && armed.CompareAndSwap(true, false) {
+			mustExec(t, other, "CALL sys.compact(`table` => 't')",
+				"CALL sys.expire_snapshots(`table` => 't', retain_min => 1, retain_max => 1)")
+			expired.Add(1)
+		}
+		return storage.NoFault
+	}}
+	srv, db := crashServer(t, dir, storage.NewFaulty(base, in))
+	defer srv.Close()
+	defer db.Close()
+
+	// Outside a transaction: planned again, the right rows.
+	armed.Store(true)
+	var n int
+	var s string
+	err = db.QueryRow("SELECT count(*), group_concat(v ORDER BY k) FROM t WHERE v <> ''").Scan(&n, &s)
+	if expired.Load() != 1 {
+		t.Fatalf("the expiration did not run during the statement (%d)", expired.Load())
+	}
+	if err != nil || n != 3 || s != "a,b,c" {
+		t.Fatalf("SELECT while another server expired its snapshot: %d %q, %v; want 3 \"a,b,c\"", n, s, err)
+	}
+
+	// Inside a transaction: 1412 naming what happened; the transaction
+	// continues.
+	mustExec(t, other, "INSERT INTO t VALUES (4, 'd')")
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	mustExec(t, conn, "BEGIN")
+	armed.Store(true)
+	err = conn.QueryRowContext(ctx, "SELECT count(*) FROM t WHERE v <> ''").Scan(&n)
+	var me *mysql.MySQLError
+	if !errors.As(err, &me) || me.Number != 1412 || !strings.Contains(me.Message, "expired the snapshot") {
+		t.Fatalf("SELECT in a transaction while another server expired its snapshot: %v, want 1412 saying so", err)
+	}
+	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM t WHERE v <> ''").Scan(&n); err != nil || n != 4 {
+		t.Fatalf("the next statement of the transaction: %d, %v; want 4", n, err)
+	}
+	mustExec(t, conn, "COMMIT")
+}
