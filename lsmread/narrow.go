@@ -11,13 +11,16 @@ import (
 // one statement) compute once: bucket functions by bucket count, and the
 // decoded key range of each data file.
 type planShared struct {
-	mu        sync.Mutex
-	bucketers map[int32]*binaryrow.Bucketer // guarded by mu (a Bucketer is not safe for concurrent use)
-	bounds    map[string]keyBounds          // by file name
+	mu sync.Mutex
+	// bucketers are pools of bucket functions by bucket count (a Bucketer
+	// is not safe for concurrent use; the point queries of many
+	// connections narrow one plan at once).
+	bucketers map[int32]*sync.Pool // guarded by mu
+	bounds    map[string]keyBounds // by file name, guarded by mu
 }
 
 func newPlanShared() *planShared {
-	return &planShared{bucketers: map[int32]*binaryrow.Bucketer{}, bounds: map[string]keyBounds{}}
+	return &planShared{bucketers: map[int32]*sync.Pool{}, bounds: map[string]keyBounds{}}
 }
 
 // bucketOf returns the bucket of a row of the plan's schema among total
@@ -25,15 +28,20 @@ func newPlanShared() *planShared {
 func (p *Plan) bucketOf(row []any, total int32) (int, error) {
 	sh := p.shared
 	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	b := sh.bucketers[total]
+	pool := sh.bucketers[total]
+	if pool == nil {
+		pool = &sync.Pool{}
+		sh.bucketers[total] = pool
+	}
+	sh.mu.Unlock()
+	b, _ := pool.Get().(*binaryrow.Bucketer)
 	if b == nil {
 		var err error
 		if b, err = p.bucketerFor(total); err != nil {
 			return 0, err
 		}
-		sh.bucketers[total] = b
 	}
+	defer pool.Put(b)
 	return b.Bucket(row)
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 
 	"github.com/lakesql/lakesql/internal/binaryrow"
 	"github.com/lakesql/lakesql/internal/dv"
@@ -301,7 +302,6 @@ func (r *Reader) openLookup(ctx context.Context, split *DataSplit, keys [][]any)
 	if err != nil {
 		return nil, err
 	}
-	full := r.lookupRunReader()
 	var runs []kv.RecordReader
 	var rows [][]any
 	for i := range split.Files {
@@ -318,7 +318,7 @@ func (r *Reader) openLookup(ctx context.Context, split *DataSplit, keys [][]any)
 				if err := checkFormat(f); err != nil {
 					return nil, err
 				}
-				if lf, err = r.lookupFile(ctx, full, split, f); err != nil {
+				if lf, err = r.lookupFile(ctx, split, f); err != nil {
 					return nil, err
 				}
 				defer lookupFiles.Release(lf)
@@ -382,19 +382,29 @@ func (r *Reader) lookupRunReader() *sortedrun.Reader {
 }
 
 // lookupFile returns the lookup file of f, read with the plan's schema.
-func (r *Reader) lookupFile(ctx context.Context, full *sortedrun.Reader, split *DataSplit, f *manifest.DataFileMeta) (*lookup.File, error) {
+func (r *Reader) lookupFile(ctx context.Context, split *DataSplit, f *manifest.DataFileMeta) (*lookup.File, error) {
 	tz := "UTC"
 	if r.plan.Spec.TimeZone != nil {
 		tz = r.plan.Spec.TimeZone.String()
 	}
-	id := fmt.Sprintf("%s/%s%s#%d#%s", r.plan.Table.store.URL(), split.BucketPath(), f.FileName, r.plan.Schema.ID, tz)
-	layout := &lookup.Layout{KeyTypes: r.keyType, ValueTypes: make([]schema.DataType, len(r.fields))}
-	for i := range r.fields {
-		layout.ValueTypes[i] = r.fields[i].Type.WithNullable(true)
-	}
-	sf := split.file(f)
-	return lookupFiles.Get(ctx, id, lookup.Source{Layout: layout, Level: int(f.Level),
-		Open: func(ctx context.Context) (kv.RecordReader, error) { return full.OpenKeyValues(ctx, sf) }})
+	id := r.plan.Table.store.URL() + "/" + split.BucketPath() + f.FileName + "#" + strconv.FormatInt(int64(r.plan.Schema.ID), 10) + "#" + tz
+	return lookupFiles.Get(ctx, id, lookup.Source{Layout: r.lookupLayout(), Level: int(f.Level),
+		Open: func(ctx context.Context) (kv.RecordReader, error) {
+			return r.lookupRunReader().OpenKeyValues(ctx, split.file(f))
+		}})
+}
+
+// lookupLayout is the layout of the reader's lookup files: the trimmed
+// key, and every field as the value (nullable).
+func (r *Reader) lookupLayout() *lookup.Layout {
+	r.layout.once.Do(func() {
+		l := &lookup.Layout{KeyTypes: r.keyType, ValueTypes: make([]schema.DataType, len(r.fields))}
+		for i := range r.fields {
+			l.ValueTypes[i] = r.fields[i].Type.WithNullable(true)
+		}
+		r.layout.l = l
+	})
+	return r.layout.l
 }
 
 // keyBounds are a file's smallest and largest trimmed keys.

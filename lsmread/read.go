@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/lakesql/lakesql/internal/datafile"
 	"github.com/lakesql/lakesql/internal/kv"
+	"github.com/lakesql/lakesql/internal/lookup"
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/internal/sortedrun"
 	"github.com/lakesql/lakesql/snapshot/manifest"
@@ -39,6 +41,14 @@ type Reader struct {
 	// lookup: the table needs lookup, and Java merges with
 	// LookupMergeFunction (see kv.MergeFunctionFactory.NewLookupReader).
 	lookup bool
+	// layout is the layout of lookup files (lookupLayout), shared by the
+	// readers ForPlan derives.
+	layout *lazyLayout
+}
+
+type lazyLayout struct {
+	once sync.Once
+	l    *lookup.Layout
 }
 
 // NewReader prepares reading the plan's splits.
@@ -47,7 +57,7 @@ func (p *Plan) NewReader() (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Reader{plan: p, fields: p.Schema.Fields, out: out, filter: p.Spec.Filter}
+	r := &Reader{plan: p, fields: p.Schema.Fields, out: out, filter: p.Spec.Filter, layout: &lazyLayout{}}
 	r.need = make([]bool, len(r.fields))
 	for _, i := range out {
 		r.need[i] = true

@@ -33,12 +33,18 @@ func handleKey(db, table string) string { return db + "\x00" + table }
 func (p *Provider) tableHandle(db, table string) *lsmread.Table {
 	key := handleKey(db, table)
 	now := time.Now()
+	p.handles.RLock()
+	h, ok := p.handles.m[key]
+	p.handles.RUnlock()
+	if ok && now.Sub(h.opened) < handleTTL {
+		return h.lt
+	}
 	p.handles.Lock()
 	defer p.handles.Unlock()
 	if h, ok := p.handles.m[key]; ok && now.Sub(h.opened) < handleTTL {
 		return h.lt
 	}
-	h := &handle{lt: lsmread.OpenTable(p.cat.TableStorage(db, table), ""), opened: now}
+	h = &handle{lt: lsmread.OpenTable(p.cat.TableStorage(db, table), ""), opened: now}
 	p.handles.m[key] = h
 	return h.lt
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -54,87 +53,81 @@ type PointResult struct {
 
 // PointQuery answers q, or returns an error wrapping ErrNotPoint when q is
 // not a point query it answers exactly (the caller falls back to GMS), or
-// the read's error.
+// the read's error. The table, its latest schema and its latest snapshot
+// are resolved as for any statement; what depends only on them is reused
+// from the previous point query of the same table and columns
+// (point_plan.go).
 func (p *Provider) PointQuery(ctx *sql.Context, q PointQuery) (*PointResult, error) {
 	if strings.Contains(q.Table, "$") {
-		return nil, fmt.Errorf("%w: system table", ErrNotPoint)
+		return nil, errNotPointf("system table")
 	}
-	db, err := p.Database(ctx, q.Database)
+	dbName, err := p.cat.ResolveDatabase(ctx, q.Database)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrNotPoint, err)
 	}
-	st, ok, err := db.(*Database).GetTableInsensitive(ctx, q.Table)
+	real, ok, err := p.cat.ResolveTable(ctx, dbName, q.Table)
 	if err != nil || !ok {
-		return nil, fmt.Errorf("%w: table %s", ErrNotPoint, q.Table)
+		return nil, errNotPointf("table %s", q.Table)
 	}
-	t, ok := st.(*Table)
-	if !ok || t.tt != (lsmread.TimeTravel{}) || t.ro || len(t.sch.PrimaryKeys) == 0 {
-		return nil, fmt.Errorf("%w: not a primary-key table", ErrNotPoint)
+	lt := p.tableHandle(dbName, real)
+	if tx, _ := ctx.GetTransaction().(*Transaction); tx != nil && tx.hasPendingKey(txKeyOf(lt)) {
+		// The transaction's own writes: GMS reads them with the table.
+		return nil, errNotPointf("pending writes")
 	}
-	if t.pending(ctx) != nil {
-		return nil, fmt.Errorf("%w: pending writes", ErrNotPoint)
+	sch, err := lt.LatestSchema(ctx)
+	if err != nil {
+		if p.goneTable(err) {
+			return nil, errNotPointf("table %s", q.Table)
+		}
+		return nil, fmt.Errorf("%w: %w", ErrNotPoint, err)
 	}
-	var and lsmread.And
-	seen := map[int]bool{}
+	if len(sch.PrimaryKeys) == 0 {
+		return nil, errNotPointf("not a primary-key table")
+	}
+	and := make(lsmread.And, 0, len(q.Key))
+	var seen uint64 // the key fields given, by index (tables have fewer than 64 key fields … or the query is not a point query)
 	for _, k := range q.Key {
-		idx := t.sch.FieldIndex(k.Column)
+		idx := sch.FieldIndex(k.Column)
 		if idx < 0 {
-			for i, f := range t.sch.Fields {
+			for i, f := range sch.Fields {
 				if equalFold(f.Name, k.Column) {
 					idx = i
 				}
 			}
 		}
-		if idx < 0 || seen[idx] || !IsKeyColumn(t.sch, t.sch.Fields[idx].Name) {
-			return nil, fmt.Errorf("%w: %s is not a key column", ErrNotPoint, k.Column)
+		if idx < 0 || idx >= 64 || seen&(1<<idx) != 0 || !IsKeyColumn(sch, sch.Fields[idx].Name) {
+			return nil, errNotPointf("%s is not a key column", k.Column)
 		}
-		seen[idx] = true
-		v, err := pointLiteral(t, idx, k)
+		seen |= 1 << idx
+		v, err := pointLiteral(sch, idx, k)
 		if err != nil {
 			return nil, err
 		}
-		l := t.leaf(idx, lsmread.OpEq)
-		l.Literals = []any{v}
-		and = append(and, l)
+		f := &sch.Fields[idx]
+		and = append(and, lsmread.Leaf{Field: idx, Name: f.Name, Type: f.Type, Op: lsmread.OpEq, Literals: []any{v}})
 	}
-	if len(seen) != len(t.sch.PrimaryKeys) {
-		return nil, fmt.Errorf("%w: not every key column is given", ErrNotPoint)
+	if len(and) != len(sch.PrimaryKeys) {
+		return nil, errNotPointf("not every key column is given")
 	}
-	res := &PointResult{Version: strconv.FormatInt(int64(t.sch.ID), 10) + "@" + strconv.FormatInt(t.sch.TimeMillis, 10)}
-	var proj []string
-	var idx []int
-	if q.Columns == nil {
-		for i := range t.full {
-			idx = append(idx, i)
-		}
-	} else {
-		for _, c := range q.Columns {
-			i := t.full.IndexOfColName(c)
-			if i < 0 {
-				return nil, fmt.Errorf("%w: unknown column %s", ErrNotPoint, c)
-			}
-			idx = append(idx, i)
-			proj = append(proj, t.full[i].Name)
-		}
-	}
-	for _, i := range idx {
-		res.Schema = append(res.Schema, t.full[i])
-	}
-	spec := lsmread.ScanSpec{Projection: proj, Filter: and, TimeZone: sessionZone(ctx), LatestSchema: t.sch}
-	plan, err := t.lt.Plan(ctx, spec)
+	snap, err := lt.ResolveSnapshot(ctx, lsmread.TimeTravel{})
 	if err != nil {
-		return nil, mapError(fmt.Errorf("table %s: %w", t.name, err))
+		return nil, mapError(fmt.Errorf("table %s: %w", real, err))
 	}
-	if len(plan.Splits) == 0 {
-		return res, nil
+	pp, err := p.pointPlanFor(ctx, lt, real, dbName, sch, snap, q.Columns, zoneText(ctx))
+	if err != nil {
+		return nil, mapError(fmt.Errorf("table %s: %w", real, err))
 	}
-	r, err := plan.NewReader()
+	res := &PointResult{Version: pp.version, Schema: pp.cols}
+	np, r, err := pp.read(ctx, and)
 	if err != nil {
 		return nil, mapError(err)
 	}
+	if len(np.Splits) == 0 {
+		return res, nil
+	}
 	convert := func(row []any) error {
 		for j, v := range row {
-			x, err := toSQL(t.types[idx[j]], v)
+			x, err := toSQL(pp.types[j], v)
 			if err != nil {
 				return err
 			}
@@ -142,7 +135,7 @@ func (p *Provider) PointQuery(ctx *sql.Context, q PointQuery) (*PointResult, err
 		}
 		return nil
 	}
-	it := r.ReadParallel(ctx, plan.Splits, convert)
+	it := r.ReadParallel(ctx, np.Splits, convert)
 	for {
 		row, err := it.Next()
 		if errors.Is(err, io.EOF) {
@@ -160,12 +153,16 @@ func (p *Provider) PointQuery(ctx *sql.Context, q PointQuery) (*PointResult, err
 	return res, nil
 }
 
+func errNotPointf(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrNotPoint}, args...)...)
+}
+
 // pointLiteral converts a key literal to the column's value, exactly: an
 // integer literal for an integer or decimal column, a decimal literal for a
 // decimal column, a string literal for a string column. Anything else (a
 // conversion MySQL's comparison would make) is ErrNotPoint.
-func pointLiteral(t *Table, idx int, k PointKey) (any, error) {
-	ft := &t.sch.Fields[idx].Type
+func pointLiteral(sch *schema.TableSchema, idx int, k PointKey) (any, error) {
+	ft := &sch.Fields[idx].Type
 	if !indexKeyType(ft) {
 		return nil, fmt.Errorf("%w: key column %s of type %s", ErrNotPoint, k.Column, ft)
 	}

@@ -40,9 +40,11 @@ type Provider struct {
 
 	// handles are the long-lived table handles, by handleKey (handles.go).
 	handles struct {
-		sync.Mutex
+		sync.RWMutex
 		m map[string]*handle
 	}
+	// points are the prepared plans of point queries (point_plan.go).
+	points pointPlans
 }
 
 var _ sql.DatabaseProvider = (*Provider)(nil)

@@ -68,27 +68,38 @@ func newTable(ctx *sql.Context, d *Database, base string, lt *lsmread.Table, tt 
 	} else if t.sch, err = lt.LatestSchema(ctx); err != nil {
 		return nil, mapError(fmt.Errorf("table %s: %w", name, err))
 	}
+	if t.full, t.types, err = tableColumns(t.sch, name, d.name); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// tableColumns returns the columns of a table of schema sch as GMS sees
+// them (named name in database db) and their Paimon types.
+func tableColumns(sch *schema.TableSchema, name, db string) (sql.Schema, []*schema.DataType, error) {
 	pk := map[string]bool{}
-	for _, k := range t.sch.PrimaryKeys {
+	for _, k := range sch.PrimaryKeys {
 		pk[k] = true
 	}
-	for i := range t.sch.Fields {
-		f := &t.sch.Fields[i]
-		st, err := columnSQLType(&f.Type, IsKeyColumn(t.sch, f.Name))
+	full := make(sql.Schema, 0, len(sch.Fields))
+	types := make([]*schema.DataType, 0, len(sch.Fields))
+	for i := range sch.Fields {
+		f := &sch.Fields[i]
+		st, err := columnSQLType(&f.Type, IsKeyColumn(sch, f.Name))
 		if err != nil {
-			return nil, mapError(fmt.Errorf("table %s column %s: %w", name, f.Name, err))
+			return nil, nil, mapError(fmt.Errorf("table %s column %s: %w", name, f.Name, err))
 		}
 		comment := ""
 		if f.Description != nil {
 			comment = *f.Description
 		}
-		t.full = append(t.full, &sql.Column{
-			Name: f.Name, Type: st, Nullable: f.Type.Nullable, Source: name, DatabaseSource: d.name,
+		full = append(full, &sql.Column{
+			Name: f.Name, Type: st, Nullable: f.Type.Nullable, Source: name, DatabaseSource: db,
 			PrimaryKey: pk[f.Name], Comment: comment,
 		})
-		t.types = append(t.types, &f.Type)
+		types = append(types, &f.Type)
 	}
-	return t, nil
+	return full, types, nil
 }
 
 // Name implements sql.Nameable.

@@ -142,7 +142,10 @@ func txFromContext(ctx *sql.Context) (*Transaction, error) {
 }
 
 // txKey identifies t's table and branch among a transaction's tables.
-func (t *Table) txKey() string { return t.lt.Storage().URL() + "#" + t.lt.BranchName() }
+func (t *Table) txKey() string { return txKeyOf(t.lt) }
+
+// txKeyOf is the key of a table handle's state in a transaction.
+func txKeyOf(lt *lsmread.Table) string { return lt.Storage().URL() + "#" + lt.BranchName() }
 
 // table returns (creating) the buffered state of t.
 func (tx *Transaction) table(ctx context.Context, t *Table) (*txTable, error) {
@@ -196,10 +199,13 @@ func (tx *Transaction) noteRead(t *Table, id snapshot.SnapshotID) {
 }
 
 // hasPending reports whether the transaction buffered records for t.
-func (tx *Transaction) hasPending(t *Table) bool {
+func (tx *Transaction) hasPending(t *Table) bool { return tx.hasPendingKey(t.txKey()) }
+
+// hasPendingKey is hasPending of the table whose txKey is key.
+func (tx *Transaction) hasPendingKey(key string) bool {
 	tx.mu.Lock()
 	defer tx.mu.Unlock()
-	tt, ok := tx.tables[t.txKey()]
+	tt, ok := tx.tables[key]
 	return ok && tt.pending.Len() > 0
 }
 

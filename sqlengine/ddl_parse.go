@@ -3,6 +3,7 @@ package sqlengine
 import (
 	"errors"
 	"strings"
+	"unicode"
 
 	"github.com/lakesql/lakesql/provider"
 )
@@ -228,6 +229,14 @@ type showCreateTableStmt struct {
 // parseDDL parses the statements the front handles. ok is false when q is
 // not one of them (it goes to GMS unchanged).
 func parseDDL(q string) (stmt any, ok bool, err error) {
+	if !mayBeDDL(q) {
+		return nil, false, nil
+	}
+	return parseDDLText(q)
+}
+
+// parseDDLText is parseDDL without the first-token check.
+func parseDDLText(q string) (stmt any, ok bool, err error) {
 	toks, err := tokens(q, ddlDialect, errDDLSyntax)
 	if err != nil {
 		return nil, startsWithKw(q, "CREATE", "TABLE") || startsWithKw(q, "ALTER", "TABLE"), err
@@ -267,6 +276,22 @@ func parseDDL(q string) (stmt any, ok bool, err error) {
 		return &showCreateTableStmt{db: db, name: name, paimon: true}, true, nil
 	}
 	return nil, false, nil
+}
+
+// mayBeDDL is false for a statement parseDDL leaves alone (most
+// statements), known from its first token without lexing it whole.
+func mayBeDDL(q string) bool {
+	first, err := lexLimit(q, ddlDialect, 1)
+	if err != nil {
+		return true // let the whole lexing decide
+	}
+	if len(first) > 0 && (first[0].IsWord("CREATE") || first[0].IsWord("ALTER") || first[0].IsWord("SHOW")) {
+		return true
+	}
+	// A statement whose lexing fails is still DDL when its first two
+	// words are CREATE TABLE or ALTER TABLE (startsWithKw).
+	t := strings.TrimLeftFunc(q, unicode.IsSpace)
+	return len(t) >= 5 && strings.EqualFold(t[:5], "ALTER") || len(t) >= 6 && strings.EqualFold(t[:6], "CREATE")
 }
 
 func startsWithKw(q string, kws ...string) bool {

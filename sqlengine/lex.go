@@ -2,7 +2,9 @@ package sqlengine
 
 import (
 	"fmt"
+	"hash/maphash"
 	"strings"
+	"sync/atomic"
 )
 
 // lex.go is the one SQL lexer of lakesql's statement fronts. It splits a
@@ -119,7 +121,56 @@ func lexWith(s string, d lexDialect) ([]Token, error) { return lexLimit(s, d, 0)
 // executable comments: a truncated result ends without lexEOF, and text
 // after it is not checked.
 func lexLimit(s string, d lexDialect, limit int) ([]Token, error) {
-	var out []Token
+	if d != mysqlDialect || len(s) > maxMemoLex {
+		return lexText(s, d, limit)
+	}
+	// The fronts of the handler chain each read the statement: it is
+	// lexed once and its tokens shared (read-only: callers never write
+	// to a token slice, and its capacity is its length so an append
+	// copies).
+	slot := &lexMemo[maphash.String(lexMemoSeed, s)%uint64(len(lexMemo))]
+	if e := slot.Load(); e != nil && e.s == s {
+		switch {
+		case limit == 0:
+			return e.toks, e.err
+		case e.err != nil:
+		case len(e.toks)-1 > limit: // more tokens than the limit: the first ones
+			return e.toks[:limit:limit], nil
+		case len(e.toks)-1 < limit: // fewer: all, with lexEOF
+			return e.toks, nil
+		}
+	}
+	if limit > 0 {
+		return lexText(s, d, limit)
+	}
+	toks, err := lexText(s, d, 0)
+	toks = toks[:len(toks):len(toks)]
+	slot.Store(&lexMemoEntry{s: s, toks: toks, err: err})
+	return toks, err
+}
+
+// maxMemoLex: longer statements (multi-row INSERTs) are not kept.
+const maxMemoLex = 4 << 10
+
+// lexMemo holds the tokens of recent statements in MySQL's dialect, by a
+// hash of their text.
+var lexMemo [64]atomic.Pointer[lexMemoEntry]
+
+var lexMemoSeed = maphash.MakeSeed()
+
+type lexMemoEntry struct {
+	s    string
+	toks []Token
+	err  error
+}
+
+// lexText lexes s (lexLimit without the memo).
+func lexText(s string, d lexDialect, limit int) ([]Token, error) {
+	n := min(len(s)/4+2, 256)
+	if limit > 0 {
+		n = min(n, limit+1)
+	}
+	out := make([]Token, 0, n)
 	i := 0
 	exec, execs, execStart := 0, 0, 0
 	for i < len(s) {

@@ -40,7 +40,7 @@ type pointHandler struct {
 	mysql.Handler
 	s *Server
 
-	mu     sync.Mutex
+	mu     sync.RWMutex
 	shapes map[string]*pointShape
 }
 
@@ -233,9 +233,15 @@ func (h *pointHandler) run(ctx context.Context, c *mysql.Conn, query string, ps 
 func (h *pointHandler) shape(sess *Session, db string, ps *pointStmt) *pointShape {
 	key := db + "\x00" + ps.shape + "\x00" + sessionText(sess, "time_zone") + "\x00" + sessionText(sess, "character_set_results") +
 		"\x00" + sessionText(sess, "sql_mode")
+	h.mu.RLock()
+	e := h.shapes[key]
+	h.mu.RUnlock()
+	if e != nil {
+		return e
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	e := h.shapes[key]
+	e = h.shapes[key]
 	if e == nil {
 		if len(h.shapes) >= maxPointShapes {
 			clear(h.shapes)

@@ -176,11 +176,15 @@ func isReserved(t Token) bool {
 	if t.Kind != lexWord {
 		return false
 	}
-	switch strings.ToUpper(t.Text()) {
-	case "SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "NULL", "TRUE", "FALSE", "AS", "OF", "FOR", "LIMIT",
-		"ORDER", "GROUP", "HAVING", "UNION", "JOIN", "INTO", "DISTINCT", "ALL", "DUAL", "LOCK", "SHARE", "IN",
-		"IS", "LIKE", "BETWEEN", "DEFAULT", "BINARY", "COLLATE", "INTERVAL", "CASE", "EXISTS", "SYSTEM_TIME", "VERSION":
-		return true
+	for _, kw := range reservedWords {
+		if strings.EqualFold(t.Text(), kw) {
+			return true
+		}
 	}
 	return false
 }
+
+// reservedWords are the words isReserved knows.
+var reservedWords = []string{"SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "NULL", "TRUE", "FALSE", "AS", "OF", "FOR", "LIMIT",
+	"ORDER", "GROUP", "HAVING", "UNION", "JOIN", "INTO", "DISTINCT", "ALL", "DUAL", "LOCK", "SHARE", "IN",
+	"IS", "LIKE", "BETWEEN", "DEFAULT", "BINARY", "COLLATE", "INTERVAL", "CASE", "EXISTS", "SYSTEM_TIME", "VERSION"}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -182,5 +183,117 @@ func TestPointQueryPrivileges(t *testing.T) {
 		if mysqlErrNo(err) != 1142 {
 			t.Fatalf("b without the privilege: %v, want error 1142", err)
 		}
+	}
+}
+
+// TestPointQueriesSeeOtherServersCommits: a server answering point queries
+// directly (and reusing the plan of a table's snapshot between them) sees
+// every commit another server on the same warehouse acknowledged before the
+// query: random inserts, updates (to NULL too) and deletes through server B
+// are read through server A, plain and prepared, for present, updated,
+// deleted and never-written keys, equal to a model of the table; and AS OF
+// each earlier snapshot still reads that snapshot's rows.
+func TestPointQueriesSeeOtherServersCommits(t *testing.T) {
+	wh := t.TempDir()
+	addrA, addrB := startWarehouseServer(t, wh), startWarehouseServer(t, wh)
+	mustExec(t, openWarehouseDB(t, addrB, "", ""), "CREATE DATABASE fresh")
+	a := openWarehouseDB(t, addrA, "fresh", "")
+	aPrep := openWarehouseDB(t, addrA, "fresh", "&interpolateParams=false")
+	b := openWarehouseDB(t, addrB, "fresh", "")
+	mustExec(t, b, "CREATE TABLE t (id BIGINT PRIMARY KEY, v INT, s VARCHAR(10)) WITH ('bucket' = '2')")
+	type row struct {
+		v *int
+		s *string
+	}
+	model := map[int64]row{}
+	var history []map[int64]row // the model at each snapshot, by snapshot id - 1
+	show := func(r row, ok bool) string {
+		if !ok {
+			return "[]"
+		}
+		out := "["
+		if r.v == nil {
+			out += "NULL|"
+		} else {
+			out += fmt.Sprintf("%q|", fmt.Sprint(*r.v))
+		}
+		if r.s == nil {
+			out += "NULL|"
+		} else {
+			out += fmt.Sprintf("%q|", *r.s)
+		}
+		return out + "]"
+	}
+	rng := rand.New(rand.NewPCG(21, 22))
+	lit := func(p *int) string {
+		if p == nil {
+			return "NULL"
+		}
+		return fmt.Sprint(*p)
+	}
+	slit := func(p *string) string {
+		if p == nil {
+			return "NULL"
+		}
+		return "'" + *p + "'"
+	}
+	direct := metrics.PointQueries.With("direct")
+	before := direct.Load()
+	for step := range 60 {
+		// One commit through B.
+		k := rng.Int64N(40)
+		switch op := rng.IntN(4); {
+		case op == 0 && len(model) > 0:
+			mustExec(t, b, fmt.Sprintf("DELETE FROM t WHERE id = %d", k))
+			delete(model, k)
+		default:
+			var r row
+			if rng.IntN(4) > 0 {
+				v := rng.IntN(1000)
+				r.v = &v
+			}
+			if rng.IntN(4) > 0 {
+				s := fmt.Sprintf("s%d", rng.IntN(100))
+				r.s = &s
+			}
+			mustExec(t, b, fmt.Sprintf("INSERT INTO t VALUES (%d, %s, %s) ON DUPLICATE KEY UPDATE v = VALUES(v), s = VALUES(s)", k, lit(r.v), slit(r.s)))
+			model[k] = r
+		}
+		var snap int
+		if err := b.QueryRow("SELECT MAX(snapshot_id) FROM `t$snapshots`").Scan(&snap); err != nil {
+			t.Fatal(err)
+		}
+		for len(history) < snap {
+			history = append(history, nil)
+		}
+		history[snap-1] = maps.Clone(model)
+		// Point queries through A: the key just written, and others.
+		for i := range 6 {
+			q := k
+			if i > 0 {
+				q = rng.Int64N(45) // some never written
+			}
+			r, ok := model[q]
+			want := show(r, ok)
+			got := fmt.Sprint(rawQuery(t, a, fmt.Sprintf("SELECT v, s FROM t WHERE id = %d", q)).rows)
+			if got != want {
+				t.Fatalf("step %d: server A, id %d: %s, want %s (server B committed snapshot %d)", step, q, got, want, snap)
+			}
+			if got := fmt.Sprint(rawQuery(t, aPrep, "SELECT v, s FROM t WHERE id = ?", q).rows); got != want {
+				t.Fatalf("step %d: server A prepared, id %d: %s, want %s", step, q, got, want)
+			}
+		}
+		// AS OF an earlier snapshot.
+		if old := rng.IntN(len(history)); history[old] != nil {
+			q := rng.Int64N(45)
+			r, ok := history[old][q]
+			got := fmt.Sprint(rawQuery(t, a, fmt.Sprintf("SELECT v, s FROM t AS OF %d WHERE id = %d", old+1, q)).rows)
+			if want := show(r, ok); got != want {
+				t.Fatalf("step %d: AS OF %d, id %d: %s, want %s", step, old+1, q, got, want)
+			}
+		}
+	}
+	if n := direct.Load() - before; n < 300 {
+		t.Fatalf("only %d point queries were answered directly: the front is not in use", n)
 	}
 }

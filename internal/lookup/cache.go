@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 
 	"github.com/lakesql/lakesql/internal/kv"
 )
@@ -37,8 +38,7 @@ type Cache struct {
 		bytes   int64
 	}
 	stats struct {
-		sync.Mutex
-		hits, builds int64
+		hits, builds atomic.Int64
 	}
 }
 
@@ -81,6 +81,14 @@ type Source struct {
 func (c *Cache) Get(ctx context.Context, id string, src Source) (*File, error) {
 	c.mu.Lock()
 	e := c.mu.entries[id]
+	if e != nil && e.file != nil {
+		// Built (the usual case): one lock.
+		c.mu.lru.MoveToFront(e.elem)
+		e.file.refs.Add(1)
+		c.mu.Unlock()
+		c.stats.hits.Add(1)
+		return e.file, nil
+	}
 	if e != nil {
 		c.mu.lru.MoveToFront(e.elem)
 		c.mu.Unlock()
@@ -103,9 +111,7 @@ func (c *Cache) Get(ctx context.Context, id string, src Source) (*File, error) {
 		}
 		c.mu.Unlock()
 		if ok {
-			c.stats.Lock()
-			c.stats.hits++
-			c.stats.Unlock()
+			c.stats.hits.Add(1)
 			return f, nil
 		}
 		return c.Get(ctx, id, src) // evicted meanwhile
@@ -130,9 +136,7 @@ func (c *Cache) Get(ctx context.Context, id string, src Source) (*File, error) {
 	c.evictLocked()
 	c.mu.Unlock()
 	close(e.ready)
-	c.stats.Lock()
-	c.stats.builds++
-	c.stats.Unlock()
+	c.stats.builds.Add(1)
 	return f, nil
 }
 
@@ -211,8 +215,6 @@ func (c *Cache) Stats() Stats {
 	c.mu.Lock()
 	s := Stats{Files: len(c.mu.entries), Bytes: c.mu.bytes}
 	c.mu.Unlock()
-	c.stats.Lock()
-	s.Hits, s.Builds = c.stats.hits, c.stats.builds
-	c.stats.Unlock()
+	s.Hits, s.Builds = c.stats.hits.Load(), c.stats.builds.Load()
 	return s
 }

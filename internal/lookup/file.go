@@ -29,6 +29,7 @@ type Layout struct {
 type codecs struct {
 	key, value *binaryrow.Codec
 	cmp        kv.Comparator
+	keyTypes   []schema.DataType
 }
 
 func (l *Layout) codecs() (*codecs, error) {
@@ -40,7 +41,7 @@ func (l *Layout) codecs() (*codecs, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lookup: value types: %w", err)
 	}
-	return &codecs{key: key, value: value, cmp: kv.NewKeyComparator(l.KeyTypes)}, nil
+	return &codecs{key: key, value: value, cmp: kv.NewKeyComparator(l.KeyTypes), keyTypes: l.KeyTypes}, nil
 }
 
 // block locates one block of a lookup file.
@@ -58,8 +59,11 @@ type File struct {
 	level  int
 	rows   int64
 	blocks []block
-	refs   atomic.Int32 // Get/Release pairs, plus one held by the cache
-	bufs   sync.Pool
+	// firstInts are the blocks' first keys of a BIGINT key (indexInts),
+	// else nil.
+	firstInts []int64
+	refs      atomic.Int32 // Get/Release pairs, plus one held by the cache
+	bufs      sync.Pool
 }
 
 // Rows is the number of records in the file.
@@ -84,8 +88,7 @@ type Record struct {
 
 // Find returns the record of key, or ok=false when the file has none.
 func (f *File) Find(key []any) (Record, bool, error) {
-	// The last block whose first key is ≤ key.
-	i := sort.Search(len(f.blocks), func(i int) bool { return f.c.cmp(f.blocks[i].first, key) > 0 }) - 1
+	i := f.blockOf(key)
 	if i < 0 {
 		return Record{}, false, nil
 	}
@@ -289,6 +292,45 @@ func build(c *codecs, run kv.RecordReader, level, blockBytes int, dir string) (*
 		return nil, fmt.Errorf("lookup: write: %w", err)
 	}
 	f.rows = pos
+	f.indexInts()
 	ok = true
 	return f, nil
+}
+
+// indexInts keeps the blocks' first keys as one int64 array when the key
+// is one BIGINT column: Find's search over blocks then reads one array
+// instead of a boxed value per block.
+func (f *File) indexInts() {
+	if len(f.c.keyTypes) != 1 || f.c.keyTypes[0].Root != schema.TypeBigInt {
+		return
+	}
+	firsts := make([]int64, len(f.blocks))
+	for i := range f.blocks {
+		x, ok := f.blocks[i].first[0].(int64)
+		if !ok {
+			return // NULL (no key column is NULL in Paimon, but a corrupt file may say so)
+		}
+		firsts[i] = x
+	}
+	f.firstInts = firsts
+}
+
+// blockOf returns the index of the last block whose first key is ≤ key,
+// or -1.
+func (f *File) blockOf(key []any) int {
+	if f.firstInts != nil {
+		if x, ok := key[0].(int64); ok {
+			lo, hi := 0, len(f.firstInts)
+			for lo < hi {
+				m := int(uint(lo+hi) >> 1)
+				if f.firstInts[m] > x {
+					hi = m
+				} else {
+					lo = m + 1
+				}
+			}
+			return lo - 1
+		}
+	}
+	return sort.Search(len(f.blocks), func(i int) bool { return f.c.cmp(f.blocks[i].first, key) > 0 }) - 1
 }

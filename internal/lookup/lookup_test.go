@@ -83,6 +83,57 @@ func TestFindMatchesModel(t *testing.T) {
 	}
 }
 
+// TestFindBigIntKeyMatchesModel: a file of one BIGINT key (whose blocks
+// are searched in an int64 array) finds every present key with its
+// position, and no absent key: between two keys, before the first, after
+// the last, and at the ends of int64.
+func TestFindBigIntKeyMatchesModel(t *testing.T) {
+	l := &lookup.Layout{KeyTypes: types(schema.TypeBigInt), ValueTypes: types(schema.TypeBigInt, schema.TypeVarChar)}
+	for _, seed := range []uint64{1, 2, 3, 4} {
+		for _, blockBytes := range []int{32, 256, 4096} {
+			r := rand.New(rand.NewPCG(seed, 7))
+			n := 1 + r.IntN(3000)
+			keys := map[int64]bool{}
+			for len(keys) < n {
+				keys[r.Int64N(1<<20)-1<<19] = true
+			}
+			sorted := slices.Sorted(func(yield func(int64) bool) {
+				for k := range keys {
+					if !yield(k) {
+						return
+					}
+				}
+			})
+			kvs := make([]kv.KeyValue, len(sorted))
+			for i, k := range sorted {
+				kvs[i] = kv.KeyValue{Key: []any{k}, Seq: kv.SeqNum(i), Kind: kv.Insert, Value: []any{k, fmt.Sprint("v", k)}}
+			}
+			c := lookup.NewCache(lookup.Options{BlockBytes: blockBytes})
+			f, err := c.Get(context.Background(), "f", lookup.Source{Layout: l,
+				Open: func(context.Context) (kv.RecordReader, error) { return kv.NewSliceReader(kvs), nil }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, k := range sorted {
+				got, ok, err := f.Find([]any{k})
+				if err != nil || !ok || got.Key[0] != k || got.Value[1] != fmt.Sprint("v", k) || got.Pos != int64(i) {
+					t.Fatalf("seed %d block %d: key %d: %v at %d ok=%v err=%v", seed, blockBytes, k, got.KeyValue, got.Pos, ok, err)
+				}
+			}
+			for _, miss := range []int64{sorted[0] - 1, sorted[len(sorted)-1] + 1, -1 << 63, 1<<63 - 1, r.Int64N(1<<20) - 1<<19} {
+				if keys[miss] {
+					continue
+				}
+				if got, ok, err := f.Find([]any{miss}); ok || err != nil {
+					t.Fatalf("seed %d block %d: absent key %d: %v ok=%v err=%v", seed, blockBytes, miss, got.KeyValue, ok, err)
+				}
+			}
+			c.Release(f)
+			c.Close()
+		}
+	}
+}
+
 // TestCacheBuildsOnceAndEvicts: concurrent Gets share one build; a budget
 // of one file evicts the least recently used, and a file in use survives
 // eviction until released.
