@@ -19,16 +19,19 @@ import (
 
 // config is the command line.
 type config struct {
-	scale         int
-	seed          uint64
-	rounds        int
-	only          map[string]bool
-	json          string
-	work          string
-	keep          bool
-	profile       string
-	lookupSeconds float64
-	timeout       time.Duration
+	scale   int
+	seed    uint64
+	rounds  int
+	only    map[string]bool
+	json    string
+	work    string
+	keep    bool
+	profile string
+	// writeBufferSize, when set, is the write-buffer-size of the LOAD
+	// DATA workload's lakesql tables (peak memory against it).
+	writeBufferSize string
+	lookupSeconds   float64
+	timeout         time.Duration
 }
 
 // workloads, in the order they run; --only takes these names (or the group
@@ -69,6 +72,7 @@ func parseConfig(args []string) (config, error) {
 	profile := fs.String("profile", "", "write a CPU profile of lakesql's first-round run of each workload into this folder")
 	lookupSeconds := fs.Float64("lookup-seconds", 2, "duration of each point-lookup run")
 	timeout := fs.Duration("timeout", 10*time.Minute, "a query running longer is killed and its figure is the limit")
+	wbs := fs.String("write-buffer-size", "", "write-buffer-size of lakesql's LOAD DATA tables (default the table default)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
@@ -80,7 +84,7 @@ func parseConfig(args []string) (config, error) {
 		return config{}, err
 	}
 	cfg := config{scale: n, seed: *seed, rounds: max(*rounds, 1), json: *js, work: *work, keep: *keep,
-		profile: *profile, lookupSeconds: *lookupSeconds, timeout: *timeout}
+		profile: *profile, lookupSeconds: *lookupSeconds, timeout: *timeout, writeBufferSize: *wbs}
 	if *only != "" {
 		cfg.only = map[string]bool{}
 		for _, w := range strings.Split(*only, ",") {

@@ -72,12 +72,22 @@ func (e *env) phaseLoad(ctx context.Context) error {
 				mt = mariaTables[r]
 			}
 			lake := func() error {
-				if err := execAll(ctx, e.lk, fmt.Sprintf(lakeOrdersDDL, lt, lakeOpts[lt])); err != nil {
+				opts := lakeOpts[lt]
+				if e.cfg.writeBufferSize != "" {
+					opts += fmt.Sprintf(", 'write-buffer-size' = '%s'", e.cfg.writeBufferSize)
+				}
+				if err := execAll(ctx, e.lk, fmt.Sprintf(lakeOrdersDDL, lt, opts)); err != nil {
 					return err
 				}
 				resetPeak(e.lake.Pid())
+				stop, err := e.profileWrite(r, "load")
+				if err != nil {
+					return err
+				}
 				start := time.Now()
-				if err := execAll(ctx, e.lk, loadStmt(csv, lt, false)); err != nil {
+				err = execAll(ctx, e.lk, loadStmt(csv, lt, false))
+				stop()
+				if err != nil {
 					return err
 				}
 				e.rep.Add("load", "rows/s", true, lakesql, r, n/time.Since(start).Seconds())
@@ -188,8 +198,17 @@ func (e *env) phaseInsert(ctx context.Context) error {
 			if err := execAll(ctx, db, ddl); err != nil {
 				return err
 			}
+			stop := func() {}
+			if engine == lakesql {
+				var err error
+				if stop, err = e.profileWrite(r, "insert"); err != nil {
+					return err
+				}
+			}
 			start := time.Now()
-			if err := execAll(ctx, db, stmts...); err != nil {
+			err := execAll(ctx, db, stmts...)
+			stop()
+			if err != nil {
 				return err
 			}
 			e.rep.Add("insert 1000-row batches", "rows/s", true, engine, r, float64(m)/time.Since(start).Seconds())
@@ -233,6 +252,14 @@ func (e *env) phaseCommits(ctx context.Context) error {
 		stmts := e.d.insertStatements("INSERT", "c1k", rows, 1)
 		run := func(db *sql.DB, engine string) error {
 			lat := make([]float64, 0, len(stmts))
+			stop := func() {}
+			if engine == lakesql {
+				var err error
+				if stop, err = e.profileWrite(r, "commit"); err != nil {
+					return err
+				}
+			}
+			defer stop()
 			for _, q := range stmts {
 				start := time.Now()
 				if err := execAll(ctx, db, q); err != nil {
@@ -259,6 +286,18 @@ func (e *env) phaseCommits(ctx context.Context) error {
 		{engine: mariaDBName, db: e.my, table: "c1k"},
 	}
 	return e.timeQuery(ctx, "count(*) after 1,000 commits", func(t target) string { return fmt.Sprintf(q, t.table) }, targets)
+}
+
+// profileWrite starts a CPU profile of lakesql's first-round run of a write
+// workload (--profile); the returned function stops it.
+func (e *env) profileWrite(round int, name string) (func(), error) {
+	if e.cfg.profile == "" || round != 0 {
+		return func() {}, nil
+	}
+	if err := e.lake.StartCPU(filepath.Join(e.cfg.profile, profileName(name, lakesql))); err != nil {
+		return nil, err
+	}
+	return func() { e.lake.StopCPU() }, nil
 }
 
 func pct(sorted []float64, p int) float64 {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"time"
 
@@ -43,6 +44,11 @@ type fileSpec struct {
 	// guards it: buckets flush in parallel).
 	created   *[]string
 	createdMu *sync.Mutex
+	// durable, when set, collects the waits of the data files closed
+	// without waiting for their fsync (storage.CloseDeferred): a commit
+	// waits for them before it publishes its snapshot (Durable in
+	// snapshot.CommitChanges). Guarded by createdMu too.
+	durable *[]func() error
 	// levels are the specs of levels with their own compression or stats
 	// mode (level_options.go); see forLevel.
 	levels map[int]*fileSpec
@@ -251,10 +257,11 @@ func (r *rollingWriter) closeCurrent() error {
 	}
 	r.cur = nil
 	fs, err := f.pw.Close()
-	if cerr := f.wc.Close(); err == nil && cerr != nil {
-		err = cerr
-	}
 	if err != nil {
+		_ = f.wc.Close()
+		return fmt.Errorf("lsmwrite: close %s: %w", f.path, err)
+	}
+	if err := r.spec.closeFile(f.wc); err != nil {
 		return fmt.Errorf("lsmwrite: close %s: %w", f.path, err)
 	}
 	meta, err := r.spec.fileMeta(f, fs, r.level, r.source)
@@ -263,6 +270,47 @@ func (r *rollingWriter) closeCurrent() error {
 	}
 	r.files = append(r.files, meta)
 	return nil
+}
+
+// closeFile publishes a finished data file: with durable set, without
+// waiting for its fsync (the commit waits before its snapshot).
+func (s *fileSpec) closeFile(wc io.WriteCloser) error {
+	if s.durable == nil {
+		return wc.Close()
+	}
+	wait, err := storage.CloseDeferred(wc)
+	if err != nil {
+		return err
+	}
+	s.createdMu.Lock()
+	*s.durable = append(*s.durable, wait)
+	s.createdMu.Unlock()
+	return nil
+}
+
+// deferSync makes the data files of s (and of its level specs) durable in
+// the background: waitDurable waits for them.
+func (s *fileSpec) deferSync() {
+	d := new([]func() error)
+	s.durable = d
+	for _, ls := range s.levels {
+		ls.durable = d
+	}
+}
+
+// waitDurable waits until every data file closed through closeFile is
+// durable and returns the first error.
+func (s *fileSpec) waitDurable(context.Context) error {
+	s.createdMu.Lock()
+	waits := slices.Clone(*s.durable)
+	s.createdMu.Unlock()
+	var first error
+	for _, w := range waits {
+		if err := w(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
 }
 
 // abort closes the open file without recording it.

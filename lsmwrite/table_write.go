@@ -2,6 +2,7 @@ package lsmwrite
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -41,6 +42,9 @@ const (
 	bucketDynamic                   // HASH_DYNAMIC: HASH index per partition
 	bucketUnaware                   // BUCKET_UNAWARE: append tables, all in bucket 0
 )
+
+// keepBufCap is the largest record buffer a bucket keeps after a flush.
+const keepBufCap = 1024
 
 // slabSize is the number of value slots allocated at once for buffered
 // records.
@@ -221,6 +225,7 @@ func NewTableWrite(ctx context.Context, st storage.Storage, sch *schema.TableSch
 	if w.spec, err = newFileSpec(st, sch, core, keyFields, modes, opts.Now, &w.created); err != nil {
 		return nil, err
 	}
+	w.spec.deferSync()
 	if pk {
 		if w.mff, err = kv.NewMergeFunctionFactory(sch.Options, sch.Fields, sch.PrimaryKeys); err != nil {
 			return nil, err
@@ -532,21 +537,32 @@ func (w *TableWrite) bucketState(p *partitionState, b int32) (*bucketState, erro
 	return bs, nil
 }
 
-// flushLargest flushes the bucket buffer holding the most bytes (Java
-// flushes writers when the shared write buffer pool is exhausted).
+// flushLargest flushes the largest bucket buffer (Java flushes the largest
+// writer when the shared write buffer pool is exhausted) and, in parallel
+// with it, the next largest ones up to GOMAXPROCS that hold at least half
+// as much: one bucket at a time left the other cores idle, while flushing
+// smaller buckets early would only make more, smaller level-0 files.
 func (w *TableWrite) flushLargest(ctx context.Context) error {
-	var big *bucketState
+	var all []*bucketState
 	for _, p := range w.partOrder {
 		for _, bs := range p.buckets {
-			if big == nil || bs.bytes > big.bytes {
-				big = bs
+			if bs.bytes > 0 {
+				all = append(all, bs)
 			}
 		}
 	}
-	if big == nil {
+	slices.SortFunc(all, func(a, b *bucketState) int { return cmp.Compare(b.bytes, a.bytes) })
+	if len(all) == 0 {
 		return nil
 	}
-	return w.flush(ctx, big)
+	pick := all[:1]
+	for len(pick) < min(len(all), runtime.GOMAXPROCS(0)) && all[len(pick)].bytes*2 >= all[0].bytes {
+		pick = all[:len(pick)+1]
+	}
+	if len(pick) == 1 {
+		return w.flush(ctx, pick[0])
+	}
+	return w.flushBuckets(ctx, pick)
 }
 
 // flush sorts a bucket's buffer by (key, sequence fields, sequence number),
@@ -579,8 +595,15 @@ func (w *TableWrite) flushBucket(ctx context.Context, bs *bucketState, perm []in
 	if err := w.writeSorted(ctx, bs, perm); err != nil {
 		return perm, err
 	}
-	clear(bs.buf)
-	bs.buf = bs.buf[:0]
+	if cap(bs.buf) > keepBufCap {
+		// A flushed bucket gives its buffer back: many buckets (one
+		// per partition and bucket) each keeping the largest buffer
+		// they had would hold memory growing with the statement.
+		bs.buf = nil
+	} else {
+		clear(bs.buf)
+		bs.buf = bs.buf[:0]
+	}
 	return perm, nil
 }
 
@@ -630,6 +653,7 @@ func (w *TableWrite) Prepare(ctx context.Context) (*snapshot.CommitChanges, erro
 		Kind:             snapshot.CommitKindAppend,
 		CommitUser:       w.opts.CommitUser,
 		CommitIdentifier: snapshot.BatchCommitIdentifier,
+		Durable:          w.spec.waitDurable,
 	}
 	if err := w.flushAll(ctx); err != nil {
 		return nil, err
@@ -679,9 +703,15 @@ func (w *TableWrite) flushAll(ctx context.Context) error {
 			all = append(all, p.buckets[b])
 		}
 	}
+	return w.flushBuckets(ctx, all)
+}
+
+// flushBuckets flushes the buffers of bss (primary-key tables) or closes
+// their current files (append tables), in parallel up to GOMAXPROCS.
+func (w *TableWrite) flushBuckets(ctx context.Context, bss []*bucketState) error {
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
-	for _, bs := range all {
+	for _, bs := range bss {
 		g.Go(func() error {
 			if !w.spec.pk {
 				return bs.data.closeCurrent()
@@ -691,7 +721,7 @@ func (w *TableWrite) flushAll(ctx context.Context) error {
 		})
 	}
 	err := g.Wait()
-	for _, bs := range all {
+	for _, bs := range bss {
 		w.flushed(bs)
 	}
 	return err

@@ -41,6 +41,7 @@ type groupQueue struct {
 }
 
 type groupReq struct {
+	ctx  context.Context // the committing statement's
 	tx   *TxCommit
 	lead chan struct{} // closed when this request is to lead
 	done chan struct{} // closed when snap and err are set
@@ -61,7 +62,7 @@ func CommitGrouped(ctx context.Context, st storage.Storage, tx TxCommit) (*snaps
 	key := snapshot.CommitLockKey(st, tx.Options.Branch)
 	v, _ := groupQueues.LoadOrStore(key, &groupQueue{arrival: make(chan struct{}, 1)})
 	q := v.(*groupQueue)
-	r := &groupReq{tx: &tx, lead: make(chan struct{}), done: make(chan struct{})}
+	r := &groupReq{ctx: ctx, tx: &tx, lead: make(chan struct{}), done: make(chan struct{})}
 	q.mu.Lock()
 	q.waiting = append(q.waiting, r)
 	q.arrived++
@@ -144,7 +145,9 @@ func (q *groupQueue) lead(ctx context.Context, st storage.Storage, r *groupReq) 
 		user = uuid.NewString()
 	}
 	start := time.Now()
-	s, errs, err := commitBatch(context.WithoutCancel(ctx), st, txs, user)
+	bctx, release := batchContext(ctx, batch)
+	s, errs, err := commitBatch(bctx, st, txs, user)
+	release()
 	took := time.Since(start)
 	for i, b := range batch {
 		b.snap, b.err = s, err
@@ -209,5 +212,31 @@ func (q *groupQueue) gather(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		}
+	}
+}
+
+// batchContext is the context a batch commits under: no member's
+// cancellation stops it, but a wait for the commit lock (storage.WithLock)
+// ends once every member's context is done (all killed or disconnected):
+// nothing is written before the lock is taken. release ends the watching
+// goroutine and waits for it.
+func batchContext(ctx context.Context, batch []*groupReq) (bctx context.Context, release func()) {
+	stop, finished := make(chan struct{}), make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for _, b := range batch {
+			select {
+			case <-b.ctx.Done():
+			case <-finished:
+				return
+			}
+		}
+		close(stop)
+	}()
+	return storage.WithLockWaitStop(context.WithoutCancel(ctx), stop), func() {
+		close(finished)
+		wg.Wait()
 	}
 }

@@ -31,6 +31,18 @@ func fromSQL(t *schema.DataType, v any) (any, error) {
 		}
 		return bad()
 	case schema.TypeTinyInt, schema.TypeSmallInt, schema.TypeInt, schema.TypeBigInt:
+		// A value of the column's own Go type is returned as it is: no
+		// second boxing per value (LOAD DATA's hot path).
+		switch v.(type) {
+		case int64:
+			if t.Root == schema.TypeBigInt {
+				return v, nil
+			}
+		case int32:
+			if t.Root == schema.TypeInt {
+				return v, nil
+			}
+		}
 		i, ok := exactInt(v)
 		if !ok {
 			return bad()
@@ -92,7 +104,7 @@ func fromSQL(t *schema.DataType, v any) (any, error) {
 	case schema.TypeChar, schema.TypeVarChar:
 		switch x := v.(type) {
 		case string:
-			return x, nil
+			return v, nil
 		case []byte:
 			return string(x), nil
 		}

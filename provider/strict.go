@@ -264,6 +264,15 @@ func (e *strictValue) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 // checkStrict reports MySQL's strict-mode error for storing v in col, or nil.
 func checkStrict(ctx *sql.Context, col *sql.Column, v any, row int64) error {
 	t := col.Type
+	if strictFastOK(t, v) {
+		return nil
+	}
+	return checkStrictFull(ctx, col, v, row)
+}
+
+// checkStrictFull is checkStrict without the fast path.
+func checkStrictFull(ctx *sql.Context, col *sql.Column, v any, row int64) error {
+	t := col.Type
 	switch {
 	case types.IsInteger(t):
 		if _, ok := v.(bool); ok {
@@ -345,6 +354,117 @@ func checkStrict(ctx *sql.Context, col *sql.Column, v any, row int64) error {
 		}
 	}
 	return nil
+}
+
+// strictFastOK reports, without decimal arithmetic, that col can hold v
+// exactly, for the common cases of LOAD DATA and INSERT: an integer value
+// or plain integer text in range of an integer column, plain decimal text
+// ([-+]digits[.digits]) that needs no rounding and fits a DECIMAL column.
+// false means "check fully", not an error.
+func strictFastOK(t sql.Type, v any) bool {
+	switch {
+	case types.IsInteger(t):
+		lo, hi, ok := integerBounds(t)
+		if !ok {
+			return false
+		}
+		var i int64
+		switch x := v.(type) {
+		case int64:
+			i = x
+		case int32:
+			i = int64(x)
+		case int16:
+			i = int64(x)
+		case int8:
+			i = int64(x)
+		case string:
+			neg, ip, fp, ok := plainNumber(x)
+			if !ok || len(fp) > 0 || len(ip) > 18 {
+				return false
+			}
+			for _, c := range ip {
+				i = i*10 + int64(c-'0')
+			}
+			if neg {
+				i = -i
+			}
+		default:
+			return false
+		}
+		return i >= lo && i <= hi
+	case types.IsDecimal(t):
+		dt, ok := t.(sql.DecimalType)
+		x, isStr := v.(string)
+		if !ok || !isStr {
+			return false
+		}
+		_, ip, fp, ok := plainNumber(x)
+		for len(ip) > 0 && ip[0] == '0' {
+			ip = ip[1:]
+		}
+		return ok && len(fp) <= int(dt.Scale()) && len(ip) <= int(dt.Precision())-int(dt.Scale())
+	}
+	return false
+}
+
+// plainNumber splits text of the form [-+]digits[.digits] (at least one
+// digit before the point, none of MySQL's spaces or exponents); ok is
+// false for any other text.
+func plainNumber(s string) (neg bool, intPart, fracPart string, ok bool) {
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		neg, s = s[0] == '-', s[1:]
+	}
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == 0 {
+		return false, "", "", false
+	}
+	intPart, s = s[:i], s[i:]
+	if s == "" {
+		return neg, intPart, "", true
+	}
+	if s[0] != '.' {
+		return false, "", "", false
+	}
+	s = s[1:]
+	if s == "" {
+		return false, "", "", false
+	}
+	for j := 0; j < len(s); j++ {
+		if s[j] < '0' || s[j] > '9' {
+			return false, "", "", false
+		}
+	}
+	return neg, intPart, s, true
+}
+
+// integerBounds is integerRange as int64s; ok is false for BIGINT
+// UNSIGNED, whose upper half int64 cannot hold (it takes the full check).
+func integerBounds(t sql.Type) (lo, hi int64, ok bool) {
+	switch t.Type() {
+	case types.Int8.Type():
+		return math.MinInt8, math.MaxInt8, true
+	case types.Int16.Type():
+		return math.MinInt16, math.MaxInt16, true
+	case types.Int24.Type():
+		return -1 << 23, 1<<23 - 1, true
+	case types.Int32.Type():
+		return math.MinInt32, math.MaxInt32, true
+	case types.Int64.Type():
+		return math.MinInt64, math.MaxInt64, true
+	case types.Uint8.Type():
+		return 0, math.MaxUint8, true
+	case types.Uint16.Type():
+		return 0, math.MaxUint16, true
+	case types.Uint24.Type():
+		return 0, 1<<24 - 1, true
+	case types.Uint32.Type():
+		return 0, math.MaxUint32, true
+	}
+	return 0, 0, false
 }
 
 func errOutOfRange(col string, row int64) error {

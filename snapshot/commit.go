@@ -46,6 +46,13 @@ type CommitChanges struct {
 	// Watermark is the input watermark, if any; the snapshot gets the max
 	// of it and the previous snapshot's.
 	Watermark *int64
+	// Durable, when set, waits until the files the entries add are durable
+	// (their fsyncs run in the background, storage.CloseDeferred): the
+	// commit calls it, while its own metadata files are written, before
+	// it publishes the snapshot. It may be called more than once. It is
+	// not part of a transaction record (TxRecord): a record is written
+	// only once its tables' Durable returned.
+	Durable func(ctx context.Context) error `json:"-"`
 }
 
 // CommitOptions configure a Committer. Zero values mean Paimon's defaults.
@@ -407,11 +414,12 @@ func (c *Committer) sleep(ctx context.Context, attempt int) error {
 }
 
 // writeHints rewrites LATEST (and EARLIEST for the first snapshot), best
-// effort: readers never trust hints blindly.
+// effort and without fsync (Java's HintFileUtils overwrites them without
+// one too): readers never trust hints blindly.
 func (c *Committer) writeHints(ctx context.Context, s *Snapshot) {
 	ctx = context.WithoutCancel(ctx)
-	_ = c.st.WriteAll(ctx, HintPath(c.opts.Branch, LatestHint), []byte(s.ID.String()))
+	_ = storage.WriteAllVolatile(ctx, c.st, HintPath(c.opts.Branch, LatestHint), []byte(s.ID.String()))
 	if s.ID == FirstSnapshotID {
-		_ = c.st.WriteAll(ctx, HintPath(c.opts.Branch, EarliestHint), []byte(s.ID.String()))
+		_ = storage.WriteAllVolatile(ctx, c.st, HintPath(c.opts.Branch, EarliestHint), []byte(s.ID.String()))
 	}
 }

@@ -148,19 +148,33 @@ func (p *commitPlan) tryCommitOnce(ctx context.Context, latest *Snapshot) (*Snap
 		schemaID: int64(schemaID), targetSize: c.opts.ManifestTargetSize,
 	}
 	s, err := p.writeAndBuild(ctx, w, latest, newID, schemaID, baseMetas, prevIndex, delta, index)
+	// The snapshot file is written and fsynced while the metadata files
+	// and the data files (Durable) finish theirs; it is published (linked)
+	// once every file it references is durable.
+	var staged storage.Staged
+	if err == nil {
+		var data []byte
+		if data, err = EncodeSnapshot(s); err != nil {
+			err = fmt.Errorf("snapshot: commit: encode snapshot %d: %w", newID, err)
+		} else if staged, err = storage.StageIfNotExists(ctx, c.st, c.snaps.Path(newID), data); errors.Is(err, storage.ErrExist) {
+			w.cleanup(ctx)
+			return nil, fmt.Errorf("%w: snapshot %d: %w", errLostRace, newID, err)
+		}
+	}
 	if err == nil {
 		err = w.wait() // every file the snapshot references is written
 	}
+	if err == nil && ch.Durable != nil {
+		err = ch.Durable(ctx) // and the data files are durable
+	}
 	if err != nil {
+		if staged != nil {
+			staged.Discard()
+		}
 		w.cleanup(ctx)
 		return nil, err
 	}
-	data, err := EncodeSnapshot(s)
-	if err != nil {
-		w.cleanup(ctx)
-		return nil, fmt.Errorf("snapshot: commit: encode snapshot %d: %w", newID, err)
-	}
-	err = c.st.CreateIfNotExists(ctx, c.snaps.Path(newID), data)
+	err = staged.Publish(ctx)
 	switch {
 	case err == nil:
 		p.published = w

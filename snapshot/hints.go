@@ -3,12 +3,14 @@ package snapshot
 import (
 	"context"
 	"fmt"
+
+	"github.com/lakesql/lakesql/internal/storage"
 )
 
 // writeHint writes a hint file of the branch's snapshot directory (Java:
 // HintFileUtils.commitHint: the decimal id, no newline).
 func (m *SnapshotManager) writeHint(ctx context.Context, hint string, id SnapshotID) error {
-	if err := m.st.WriteAll(ctx, join(m.dir, hint), []byte(id.String())); err != nil {
+	if err := storage.WriteAllVolatile(ctx, m.st, join(m.dir, hint), []byte(id.String())); err != nil {
 		return fmt.Errorf("snapshot: write hint %s: %w", join(m.dir, hint), err)
 	}
 	return nil

@@ -1,8 +1,11 @@
 package sqlengine
 
 import (
+	"math/rand"
 	"reflect"
+	"strings"
 	"testing"
+	"time"
 )
 
 func TestLex(t *testing.T) {
@@ -88,4 +91,52 @@ func FuzzRewriteQuery(f *testing.F) {
 			t.Fatalf("rewrite of %q changed literals: %q → %q", q, before, got)
 		}
 	})
+}
+
+// TestStatementPrefilters checks the cheap tests that spare a whole-text
+// lex against what they stand for, on random statements: containsFold
+// against strings.Contains of the lower-cased text, firstTokenIs against
+// the first token of Lex, and rewriteQuery/hasUnsupportedRange never
+// changing their answer when mentionsSnapshotWords is false.
+func TestStatementPrefilters(t *testing.T) {
+	for _, q := range []string{"SELECT * FROM t FOR system_time BETWEEN 1 AND 2", "select * from t version as of 3",
+		"SELECT * FROM t FOR TIMESTAMP FROM 1 TO 2", "select * from t$audit_log for versions between 1 and 2"} {
+		if rewriteLexed(q) == q && !unsupportedRangeLexed(q) || !mentionsSnapshotWords(q) {
+			t.Fatalf("%q: a snapshot form the word check must let through", q)
+		}
+	}
+	seed := time.Now().UnixNano()
+	r := rand.New(rand.NewSource(seed))
+	parts := []string{"INSERT", "into", "t", "VALUES", "(", ")", ",", "'a b'", "1", "select", "do", "Show", "kill", "SET",
+		"version", "Versions", "timestamp", "SYSTEM_TIME", "for", "as", "of", "between", "and", "/* c */", "-- x\n", " ", "\t",
+		"mysql", ".", "user", "GRANTS", "current_user", "VERSIO", "TIMESTAM", "(", "`do`", "x'00'", "2026", "_"}
+	for range 5000 {
+		var b strings.Builder
+		for range r.Intn(12) {
+			b.WriteString(parts[r.Intn(len(parts))])
+			if r.Intn(3) > 0 {
+				b.WriteByte(' ')
+			}
+		}
+		q := b.String()
+		for _, w := range []string{"version", "timestamp", "system_time", "mysql", "grants", "current_user"} {
+			if got, want := containsFold(q, w), strings.Contains(strings.ToLower(q), w); got != want {
+				t.Fatalf("seed %d: containsFold(%q, %s) = %v, want %v", seed, q, w, got, want)
+			}
+		}
+		words := []string{"DO", "SHOW", "KILL", "SET", "SELECT", "("}
+		toks, err := Lex(q)
+		want := err != nil || len(toks) == 0
+		for _, w := range words {
+			want = want || len(toks) > 0 && (toks[0].IsWord(w) || toks[0].IsSymbol(w))
+		}
+		if got := firstTokenIs(q, words...); got != want && err == nil {
+			t.Fatalf("seed %d: firstTokenIs(%q) = %v, want %v", seed, q, got, want)
+		}
+		if !mentionsSnapshotWords(q) {
+			if rewriteLexed(q) != q || unsupportedRangeLexed(q) {
+				t.Fatalf("seed %d: %q has no snapshot word but is rewritten or refused", seed, q)
+			}
+		}
+	}
 }

@@ -191,6 +191,7 @@ func (it *loadIter) Next(ctx *sql.Context) (sql.Row, error) {
 
 func (it *loadIter) row(ctx *sql.Context) (sql.Row, error) {
 	row := make(sql.Row, len(it.dest))
+	rec := "" // the record's text, one string for every field (made on first use)
 	for k, col := range it.cols {
 		if k >= len(it.fields) {
 			v, err := columnDefault(ctx, col, row)
@@ -223,7 +224,10 @@ func (it *loadIter) row(ctx *sql.Context) (sql.Row, error) {
 				continue
 			}
 		}
-		row[k] = string(text)
+		if rec == "" {
+			rec = string(it.val)
+		}
+		row[k] = rec[f.start:f.end]
 	}
 	return row, nil
 }

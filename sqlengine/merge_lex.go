@@ -98,6 +98,23 @@ func (p *parser) columnRef(qual string) (string, error) {
 
 // startsWithWords reports whether the statement's first tokens are kws,
 // cheaply rejecting statements that start with another word.
+// firstTokenIs reports whether the first token of q (after comments) is
+// one of the words or symbols in any (upper case); only that token is
+// lexed. A statement that does not lex that far gives true: the caller
+// lexes it and sees.
+func firstTokenIs(q string, any ...string) bool {
+	toks, err := lexLimit(q, mysqlDialect, 1)
+	if err != nil || len(toks) == 0 {
+		return true
+	}
+	for _, w := range any {
+		if toks[0].IsWord(w) || toks[0].IsSymbol(w) {
+			return true
+		}
+	}
+	return false
+}
+
 func startsWithWords(q string, kws ...string) bool {
 	s := strings.TrimLeft(q, " \t\r\n\f\v")
 	if !strings.HasPrefix(s, "/*") && !strings.HasPrefix(s, "#") && !strings.HasPrefix(s, "--") {

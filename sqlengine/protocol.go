@@ -155,13 +155,7 @@ func (h *protoHandler) setStatus(c *mysql.Conn) {
 	if s == nil {
 		return
 	}
-	ac := true
-	if v, err := s.GetSessionVariable(nil, "autocommit"); err == nil {
-		if b, err := sql.ConvertToBool(nil, v); err == nil {
-			ac = b
-		}
-	}
-	if ac {
+	if s.autocommit() {
 		c.StatusFlags |= uint16(mysql.ServerStatusAutocommit)
 	} else {
 		c.StatusFlags &^= uint16(mysql.ServerStatusAutocommit)

@@ -9,6 +9,7 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/lakesql/lakesql/internal/storage"
+	"github.com/lakesql/lakesql/provider"
 	"github.com/lakesql/lakesql/snapshot"
 )
 
@@ -29,8 +30,8 @@ import (
 // read changed under it in a way it cannot continue from.
 const erTableDefChanged = 1412
 
-// missingTableFile reports the table ("db", "t") whose file err says is
-// gone, if err is such an error.
+// missingTableFile reports whether err says a file or schema of a table
+// is gone, and the table ("db", "t") when the error names it.
 func missingTableFile(err error) (db, table string, ok bool) {
 	if err == nil {
 		return "", "", false
@@ -41,7 +42,9 @@ func missingTableFile(err error) (db, table string, ok bool) {
 	}
 	m := tableDirRE.FindStringSubmatch(msg)
 	if m == nil {
-		return "", "", false
+		// A schema a stale handle asked for ("schema 1 of branch main":
+		// the table was created again with fewer schemas) names no table.
+		return "", "", strings.Contains(msg, snapshot.ErrSchemaNotFound.Error())
 	}
 	return m[1], m[2], true
 }
@@ -58,8 +61,17 @@ func (s *Server) replannable(c *mysql.Conn, query string, sent bool, err error) 
 	if _, _, ok := missingTableFile(err); !ok {
 		return false
 	}
-	if sess := s.sessions.get(c.ConnectionID); sess == nil || sess.GetTransaction() != nil {
-		return false
+	sess := s.sessions.get(c.ConnectionID)
+	if sess == nil || sess.GetIgnoreAutoCommit() || !sess.autocommit() {
+		return false // in a transaction (BEGIN, or autocommit off)
+	}
+	if tx := sess.GetTransaction(); tx != nil {
+		// The statement's own autocommit transaction, left by the failure:
+		// its buffered writes go before the statement runs again.
+		if t, ok := tx.(*provider.Transaction); ok {
+			t.Rollback()
+		}
+		sess.SetTransaction(nil)
 	}
 	toks, lerr := lexLimit(query, mysqlDialect, 2)
 	if lerr != nil || len(toks) == 0 {
@@ -87,6 +99,9 @@ func (s *Server) errSnapshotExpired(ctx context.Context, start time.Time, err er
 		return err
 	}
 	s.provider.ForgetTables()
+	if table == "" {
+		return err
+	}
 	ctx = context.WithoutCancel(ctx)
 	st := s.provider.Catalog().Storage().Sub(db + snapshot.DatabaseSuffix + "/" + table)
 	earliest, eerr := snapshot.NewSnapshotManager(st, snapshot.MainBranch).Earliest(ctx)

@@ -69,6 +69,16 @@ func (s *Session) GetSessionVariable(ctx *sql.Context, name string) (interface{}
 	return s.BaseSession.GetSessionVariable(ctx, name)
 }
 
+// autocommit reports the session's autocommit (on unless set off).
+func (s *Session) autocommit() bool {
+	if v, err := s.GetSessionVariable(nil, "autocommit"); err == nil {
+		if b, err := sql.ConvertToBool(nil, v); err == nil {
+			return b
+		}
+	}
+	return true
+}
+
 // StartTransaction implements sql.TransactionSession. A transaction is
 // read-only with START TRANSACTION READ ONLY, or when the session's
 // transaction_read_only is on (SET SESSION TRANSACTION READ ONLY), which

@@ -41,6 +41,11 @@ func (h *frontHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 // try answers query when it is a statement of this front; done is false
 // when it is not.
 func (h *frontHandler) try(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn, more bool) (done bool, err error) {
+	// Every statement below starts with one of these (a 1,000-row INSERT
+	// is not lexed whole here).
+	if !firstTokenIs(query, "DO", "SHOW", "EXPLAIN", "DESCRIBE", "DESC", "PREPARE", "SELECT", "WITH", "(") {
+		return false, nil
+	}
 	toks, err := Lex(query)
 	if err != nil || len(toks) < 2 {
 		return false, nil

@@ -69,6 +69,9 @@ func (h *ddlHandler) checkOne(query string) error {
 	if isEmptyQuery(query) {
 		return mysql.NewSQLError(mysql.EREmptyQuery, mysql.SSClientError, "Query was empty")
 	}
+	if !firstTokenIs(query, "KILL", "SET") {
+		return nil
+	}
 	toks, err := Lex(query)
 	if err != nil || len(toks) < 2 {
 		return nil // GMS reports what does not lex

@@ -37,9 +37,11 @@ func TestReadOfExpiredSnapshotIsPlannedAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	var armed atomic.Bool
+	var armedOn atomic.Value
+	armedOn.Store(".parquet")
 	var expired atomic.Int64
 	in := &storage.Injector{Decide: func(op storage.Op) storage.Fault {
-		if (op.Kind == storage.OpOpen || op.Kind == storage.OpReadAll) && strings.HasSuffix(op.Path, ".parquet") && armed.CompareAndSwap(true, false) {
+		if (op.Kind == storage.OpOpen || op.Kind == storage.OpReadAll) && strings.Contains(op.Path, armedOn.Load().(string)) && armed.CompareAndSwap(true, false) {
 			mustExec(t, other, "CALL sys.compact(`table` => 't')",
 				"CALL sys.expire_snapshots(`table` => 't', retain_min => 1, retain_max => 1)")
 			expired.Add(1)
@@ -62,6 +64,15 @@ func TestReadOfExpiredSnapshotIsPlannedAgain(t *testing.T) {
 		t.Fatalf("SELECT while another server expired its snapshot: %d %q, %v; want 3 \"a,b,c\"", n, s, err)
 	}
 
+	// A write reads the latest snapshot's manifests to place its rows:
+	// planned again as well.
+	armedOn.Store("manifest-list-")
+	armed.Store(true)
+	if _, err := db.Exec("INSERT INTO t VALUES (5, 'e')"); err != nil || expired.Load() != 2 {
+		t.Fatalf("INSERT while another server expired its snapshot: %v (expirations %d)", err, expired.Load())
+	}
+	armedOn.Store(".parquet")
+
 	// Inside a transaction: 1412 naming what happened; the transaction
 	// continues.
 	mustExec(t, other, "INSERT INTO t VALUES (4, 'd')")
@@ -77,8 +88,8 @@ func TestReadOfExpiredSnapshotIsPlannedAgain(t *testing.T) {
 	if !errors.As(err, &me) || me.Number != 1412 || !strings.Contains(me.Message, "expired the snapshot") {
 		t.Fatalf("SELECT in a transaction while another server expired its snapshot: %v, want 1412 saying so", err)
 	}
-	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM t WHERE v <> ''").Scan(&n); err != nil || n != 4 {
-		t.Fatalf("the next statement of the transaction: %d, %v; want 4", n, err)
+	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM t WHERE v <> ''").Scan(&n); err != nil || n != 5 {
+		t.Fatalf("the next statement of the transaction: %d, %v; want 5", n, err)
 	}
 	mustExec(t, conn, "COMMIT")
 }

@@ -143,23 +143,22 @@ func (e *ccErrs) add(format string, args ...any) {
 	}
 }
 
-// ccExpiredReads counts statements that met a data file deleted under
-// them (see ccRetry).
-var ccExpiredReads atomic.Int64
+// ccExpiredTx counts transactions retried on 1412 (see ccRetry).
+var ccExpiredTx atomic.Int64
 
-// ccRetry runs f until it returns something other than 1213, or than a
-// read of a data file that is gone: the table expires snapshots older than
+// ccRetry runs f until it returns something other than 1213 or, for a
+// transaction (tx), 1412. The table expires snapshots older than
 // snapshot.time-retained = 1 s (so that expiration runs in the test), and
 // on a loaded machine a statement can still be reading a snapshot the
-// other server expired, whose files it deleted — as in Paimon, where a
-// reader older than the time retention may fail. Nothing was committed
-// then; the client retries.
-func ccRetry(ctx context.Context, f func() error) (retries int, err error) {
+// other server expired, whose files it deleted: outside a transaction the
+// server plans such a statement again on the latest snapshot, so it
+// succeeds; inside one it answers 1412 ("please retry transaction"), with
+// nothing committed, and the client retries the transaction.
+func ccRetry(ctx context.Context, tx bool, f func() error) (retries int, err error) {
 	for {
 		err = f()
-		if err != nil && mysqlErrNo(err) == 1105 && ctx.Err() == nil &&
-			strings.Contains(err.Error(), "file does not exist") && strings.Contains(err.Error(), ".parquet") {
-			ccExpiredReads.Add(1)
+		if err != nil && tx && mysqlErrNo(err) == 1412 && ctx.Err() == nil {
+			ccExpiredTx.Add(1)
 			retries++
 			continue
 		}
@@ -191,7 +190,7 @@ func ccWorker(ctx context.Context, conn *sql.Conn, id int, m *ccModel, errs *ccE
 			seq++
 			k := int64(1_000_000*(id+1)) + seq
 			what = "insert"
-			retries, err = ccRetry(ctx, func() error { return exec("INSERT INTO t VALUES (?, ?)", k, seq) })
+			retries, err = ccRetry(ctx, false, func() error { return exec("INSERT INTO t VALUES (?, ?)", k, seq) })
 			if err == nil {
 				m.set(k, seq)
 				own = append(own, k)
@@ -199,7 +198,7 @@ func ccWorker(ctx context.Context, conn *sql.Conn, id int, m *ccModel, errs *ccE
 		case r < 50: // update an own key
 			k := own[rng.IntN(len(own))]
 			what = "update own"
-			retries, err = ccRetry(ctx, func() error { return exec("UPDATE t SET v = v + 10 WHERE k = ?", k) })
+			retries, err = ccRetry(ctx, false, func() error { return exec("UPDATE t SET v = v + 10 WHERE k = ?", k) })
 			if err == nil {
 				m.add(k, 10)
 			}
@@ -207,7 +206,7 @@ func ccWorker(ctx context.Context, conn *sql.Conn, id int, m *ccModel, errs *ccE
 			i := rng.IntN(len(own))
 			k := own[i]
 			what = "delete own"
-			retries, err = ccRetry(ctx, func() error { return exec("DELETE FROM t WHERE k = ?", k) })
+			retries, err = ccRetry(ctx, false, func() error { return exec("DELETE FROM t WHERE k = ?", k) })
 			if err == nil {
 				m.del(k)
 				own = append(own[:i], own[i+1:]...)
@@ -215,7 +214,7 @@ func ccWorker(ctx context.Context, conn *sql.Conn, id int, m *ccModel, errs *ccE
 		case r < 90: // increment a shared key
 			k := int64(rng.IntN(ccShared))
 			what = "increment shared"
-			retries, err = ccRetry(ctx, func() error { return exec("UPDATE t SET v = v + 1 WHERE k = ?", k) })
+			retries, err = ccRetry(ctx, false, func() error { return exec("UPDATE t SET v = v + 1 WHERE k = ?", k) })
 			if err == nil {
 				m.add(k, 1)
 			}
@@ -224,7 +223,7 @@ func ccWorker(ctx context.Context, conn *sql.Conn, id int, m *ccModel, errs *ccE
 			seq++
 			nk := int64(1_000_000*(id+1)) + seq
 			what = "transaction"
-			retries, err = ccRetry(ctx, func() error {
+			retries, err = ccRetry(ctx, true, func() error {
 				if err := exec("BEGIN"); err != nil {
 					return err
 				}
@@ -318,13 +317,26 @@ func ccDDL(ctx context.Context, conn *sql.Conn, id int, errs *ccErrs, allowed ma
 			allowed[code]++
 			mu.Unlock()
 		default:
-			// Known gap: a statement that reads the table while another
-			// server drops (and creates again) it can fail naming a file
-			// the drop deleted, or the schema, instead of 1146. Nothing is
-			// left behind (checked at the end); counted as -1.
-			if msg := err.Error(); strings.Contains(msg, "file does not exist") || strings.Contains(msg, "schema not found") {
+			// Known gap (not a read race: statements reading through a
+			// stale handle or an expired snapshot are planned again): a
+			// DROP of dd on one server racing CREATE + INSERT of dd on the
+			// other can leave the new dd with a snapshot whose manifests
+			// the drop deleted, so its reads fail naming the file until
+			// the next DROP. Nothing is left behind (checked at the end);
+			// counted as -1.
+			if msg := err.Error(); strings.Contains(msg, "default.db/dd/") && strings.Contains(msg, "file does not exist") {
 				mu.Lock()
 				allowed[-1]++
+				mu.Unlock()
+				continue
+			}
+			// Known gap: a statement on dd whose table a DROP on the other
+			// server removed under it, and again under its re-plan, can
+			// answer 1105 "schema not found: schema N" without naming the
+			// table instead of 1146; counted as -2.
+			if msg := err.Error(); strings.Contains(q, " dd") && strings.Contains(msg, "schema not found") {
+				mu.Lock()
+				allowed[-2]++
 				mu.Unlock()
 				continue
 			}
@@ -520,9 +532,9 @@ func runServeConcurrency(t *testing.T, wh string, files func(t *testing.T, prefi
 	}
 	t.Logf("2 servers × %d connections for %v: %d statements acknowledged (%.0f/s), %d retries on 1213; "+
 		"snapshots %d..%d live (%d compactions among them); %d monitor reads; DDL races' expected errors %v; "+
-		"%d statements retried after reading a file of an expired snapshot",
+		"%d transactions retried on 1412 (their snapshot expired by the other server)",
 		perServer, run, stats.ok, float64(stats.ok)/run.Seconds(), stats.retr, first, prevID, compacts,
-		monitored[0]+monitored[1], allowed, ccExpiredReads.Load())
+		monitored[0]+monitored[1], allowed, ccExpiredTx.Load())
 }
 
 // tail is the last n bytes of s.

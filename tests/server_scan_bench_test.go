@@ -3,8 +3,13 @@ package tests
 import (
 	"context"
 	"os"
+	"path/filepath"
+	"runtime/pprof"
 	"strconv"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // BenchmarkServerScanKinds measures full scans through the MySQL protocol
@@ -17,8 +22,12 @@ import (
 //   - pkm: the same table, write-only, not compacted (5 overlapping sorted
 //     runs per bucket, merged on read).
 //
-// Each is read with SELECT * and with SELECT id, name; rows/s at the client.
-// No timing is asserted; the row counts are.
+// Each is read with SELECT * and with SELECT id, name; rows/s at the client,
+// and the CPU time of the process (server and client) per row, which a
+// loaded machine disturbs less than the wall clock. With
+// LAKESQL_SCAN_PROFILE=dir, each sub-benchmark's scans (not the setup) are
+// CPU-profiled into dir/<table>-<query>.pprof. No timing is asserted; the
+// row counts are.
 //
 //	go test ./tests/ -run '^$' -bench ServerScanKinds -benchtime 3x
 func BenchmarkServerScanKinds(b *testing.B) {
@@ -47,6 +56,8 @@ func BenchmarkServerScanKinds(b *testing.B) {
 	for _, table := range []string{"ap", "pkc", "pkm"} {
 		for _, q := range []struct{ name, cols string }{{"all", "*"}, {"id-name", "id, name"}} {
 			b.Run(table+"/"+q.name, func(b *testing.B) {
+				stop := startScanProfile(b, table+"-"+q.name)
+				cpu0 := processCPU(b)
 				var rows int64
 				for b.Loop() {
 					got := scanCount(b, ctx, db, "SELECT "+q.cols+" FROM "+table)
@@ -55,8 +66,41 @@ func BenchmarkServerScanKinds(b *testing.B) {
 					}
 					rows += got
 				}
+				cpu := processCPU(b) - cpu0
+				stop()
 				b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
+				b.ReportMetric(float64(cpu.Nanoseconds())/float64(rows), "cpu-ns/row")
 			})
 		}
+	}
+}
+
+// processCPU is the CPU time (user and system) the process has used.
+func processCPU(tb testing.TB) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		tb.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// startScanProfile starts a CPU profile into $LAKESQL_SCAN_PROFILE/name.pprof
+// when the variable names a folder; the returned function stops it.
+func startScanProfile(tb testing.TB, name string) func() {
+	dir := os.Getenv("LAKESQL_SCAN_PROFILE")
+	if dir == "" {
+		return func() {}
+	}
+	f, err := os.Create(filepath.Join(dir, strings.ReplaceAll(name, "/", "-")+".pprof"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		tb.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
 	}
 }

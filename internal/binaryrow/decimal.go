@@ -9,34 +9,6 @@ import (
 	"github.com/lakesql/lakesql/internal/schema"
 )
 
-// pow10 holds 10^0 .. 10^18.
-var pow10 = func() [19]int64 {
-	var p [19]int64
-	p[0] = 1
-	for i := 1; i < len(p); i++ {
-		p[i] = p[i-1] * 10
-	}
-	return p
-}()
-
-// bigPow10 holds 10^0 .. 10^38 (read-only after init).
-var bigPow10 = func() [MaxDecimalPrecision + 1]*big.Int {
-	var p [MaxDecimalPrecision + 1]*big.Int
-	ten := big.NewInt(10)
-	p[0] = big.NewInt(1)
-	for i := 1; i < len(p); i++ {
-		p[i] = new(big.Int).Mul(p[i-1], ten)
-	}
-	return p
-}()
-
-func bigPow10Of(n int) *big.Int {
-	if n >= 0 && n < len(bigPow10) {
-		return bigPow10[n]
-	}
-	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
-}
-
 // unscaledAt brings d to the given scale (Java setScale(scale, HALF_UP)) and
 // checks that it fits precision digits. It returns the unscaled value as an
 // int64 when it fits one (b == nil), otherwise as a big.Int.
@@ -46,17 +18,17 @@ func unscaledAt(d schema.Decimal, precision, scale int) (u int64, b *big.Int, er
 	case d.Big == nil && diff == 0:
 		u = d.Compact
 	case d.Big == nil && diff > 0 && diff <= 18:
-		hi, lo := bits.Mul64(absU64(d.Compact), uint64(pow10[diff]))
+		hi, lo := bits.Mul64(absU64(d.Compact), uint64(schema.Pow10[diff]))
 		if hi == 0 && lo <= math.MaxInt64 {
 			u = int64(lo)
 			if d.Compact < 0 {
 				u = -u
 			}
 		} else {
-			b = new(big.Int).Mul(big.NewInt(d.Compact), bigPow10Of(diff))
+			b = new(big.Int).Mul(big.NewInt(d.Compact), schema.BigPow10(diff))
 		}
 	case d.Big == nil && diff < 0 && diff >= -18:
-		p := pow10[-diff]
+		p := schema.Pow10[-diff]
 		q, r := d.Compact/p, d.Compact%p
 		if absU64(r)*2 >= uint64(p) {
 			if d.Compact < 0 {
@@ -78,9 +50,9 @@ func unscaledAt(d schema.Decimal, precision, scale int) (u int64, b *big.Int, er
 			x = big.NewInt(d.Compact)
 		}
 		if diff >= 0 {
-			b = new(big.Int).Mul(x, bigPow10Of(diff))
+			b = new(big.Int).Mul(x, schema.BigPow10(diff))
 		} else {
-			p := bigPow10Of(-diff)
+			p := schema.BigPow10(-diff)
 			q, r := new(big.Int).QuoRem(x, p, new(big.Int))
 			r.Abs(r).Lsh(r, 1)
 			if r.Cmp(p) >= 0 {
@@ -97,12 +69,12 @@ func unscaledAt(d schema.Decimal, precision, scale int) (u int64, b *big.Int, er
 		}
 	}
 	if b == nil {
-		if precision <= 18 && (u >= pow10[precision] || u <= -pow10[precision]) {
+		if precision <= 18 && (u >= schema.Pow10[precision] || u <= -schema.Pow10[precision]) {
 			return 0, nil, fmt.Errorf("%w: decimal does not fit DECIMAL(%d, %d)", ErrValue, precision, scale)
 		}
 		return u, nil, nil
 	}
-	if b.CmpAbs(bigPow10Of(precision)) >= 0 {
+	if b.CmpAbs(schema.BigPow10(precision)) >= 0 {
 		return 0, nil, fmt.Errorf("%w: decimal does not fit DECIMAL(%d, %d)", ErrValue, precision, scale)
 	}
 	return 0, b, nil
@@ -180,7 +152,7 @@ func decimalFits(d schema.Decimal, precision int) bool {
 		if precision > 18 {
 			return true
 		}
-		return d.Compact < pow10[precision] && d.Compact > -pow10[precision]
+		return d.Compact < schema.Pow10[precision] && d.Compact > -schema.Pow10[precision]
 	}
-	return d.Big.CmpAbs(bigPow10Of(precision)) < 0
+	return d.Big.CmpAbs(schema.BigPow10(precision)) < 0
 }

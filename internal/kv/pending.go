@@ -24,10 +24,14 @@ type PendingWrites struct {
 	keyIdx []int
 	pk     bool
 	recs   []KeyValue // the records after the spilled ones
-	byKey  map[string][]int32
-	stmt   int // first record of the running statement (counting spilled ones)
-	read   map[string]struct{}
-	buf    []byte
+	// byKey indexes recs[:indexed] by key; the index is built when a key
+	// is first looked up (OfKey), so a statement that only writes (LOAD
+	// DATA, INSERT) never pays for it.
+	byKey   map[string][]int32
+	indexed int
+	stmt    int // first record of the running statement (counting spilled ones)
+	read    map[string]struct{}
+	buf     []byte
 	// deletes: a record is a retraction (append tables spill only
 	// without: AppendNet matches deletes with earlier inserts).
 	deletes bool
@@ -118,6 +122,7 @@ func (p *PendingWrites) Close() error {
 	if p.byKey != nil {
 		clear(p.byKey)
 	}
+	p.indexed = 0
 	if p.spill == nil {
 		return nil
 	}
@@ -149,9 +154,10 @@ func (p *PendingWrites) Add(kind RowKind, row []any, readKey bool) error {
 	if !kind.IsAdd() {
 		p.deletes = true
 	}
-	if p.pk && p.spill == nil || readKey {
-		k := p.key(row)
-		p.index(k, i, readKey)
+	if readKey {
+		if k := p.key(row); !p.hasRead(k) {
+			p.read[string(k)] = struct{}{}
+		}
 	}
 	if p.limit > 0 && p.bytes > p.limit && (p.pk || !p.deletes) {
 		return p.spillOut()
@@ -159,20 +165,22 @@ func (p *PendingWrites) Add(kind RowKind, row []any, readKey bool) error {
 	return nil
 }
 
-// index records record i (of recs) under key k, and k as read.
-func (p *PendingWrites) index(k []byte, i int32, readKey bool) {
-	if p.pk && p.spill == nil {
+func (p *PendingWrites) hasRead(k []byte) bool {
+	_, ok := p.read[string(k)]
+	return ok
+}
+
+// indexAll brings the key index up to every in-memory record.
+func (p *PendingWrites) indexAll() {
+	for i := p.indexed; i < len(p.recs); i++ {
+		k := p.key(p.recs[i].Value)
 		if ix, ok := p.byKey[string(k)]; ok {
-			p.byKey[string(k)] = append(ix, i)
+			p.byKey[string(k)] = append(ix, int32(i))
 		} else {
-			p.byKey[string(k)] = []int32{i}
+			p.byKey[string(k)] = []int32{int32(i)}
 		}
 	}
-	if readKey {
-		if _, ok := p.read[string(k)]; !ok {
-			p.read[string(k)] = struct{}{}
-		}
-	}
+	p.indexed = len(p.recs)
 }
 
 // StatementDone makes the running statement's records part of the
@@ -202,8 +210,8 @@ func (p *PendingWrites) DiscardStatement() error {
 		return nil
 	}
 	from := p.stmt - p.spilled()
-	if p.pk && p.spill == nil {
-		for _, r := range p.recs[from:] {
+	if p.pk && p.spill == nil && p.indexed > from {
+		for _, r := range p.recs[from:p.indexed] {
 			k := p.key(r.Value)
 			ix := p.byKey[string(k)]
 			for len(ix) > 0 && int(ix[len(ix)-1]) >= from {
@@ -221,6 +229,7 @@ func (p *PendingWrites) DiscardStatement() error {
 	}
 	clear(p.recs[from:])
 	p.recs = p.recs[:from]
+	p.indexed = min(p.indexed, from)
 	return nil
 }
 
@@ -241,6 +250,7 @@ func (p *PendingWrites) OfKey(row []any) []KeyValue {
 	if !p.pk || p.spill != nil {
 		return nil
 	}
+	p.indexAll()
 	ix := p.byKey[string(p.key(row))]
 	if len(ix) == 0 {
 		return nil

@@ -65,6 +65,7 @@ func (p *PendingWrites) spillOut() error {
 		}
 		p.spill = sp
 		p.byKey = nil // a spilled buffer answers no key reads
+		p.indexed = 0
 	}
 	sp := p.spill
 	for i := range p.recs {

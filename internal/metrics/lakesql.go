@@ -55,6 +55,12 @@ var (
 	// CommitRetries counts commit attempts repeated after a lost race for
 	// the snapshot id.
 	CommitRetries = new(Counter)
+	// CommitLockWait is how long conditional creates waited for the
+	// commit lock they took (storage.WithLock).
+	CommitLockWait = NewHistogram(latencyBounds)
+	// CommitLockFailures counts conditional creates that did not take the
+	// commit lock (timeout, stopped wait, lock error): nothing written.
+	CommitLockFailures = new(Counter)
 	// TableSnapshots is the number of retained snapshots per table
 	// ("db.table"), as of this process's last commit to it.
 	TableSnapshots = NewGaugeVec("table")
@@ -102,6 +108,8 @@ func All() []Metric {
 		{"lakesql_commits_total", "Snapshots committed, by commit kind.", KindCounter, Commits},
 		{"lakesql_commit_conflicts_total", "Commits that failed with a conflict.", KindCounter, CommitConflicts},
 		{"lakesql_commit_retries_total", "Commit attempts retried after losing the race for a snapshot id.", KindCounter, CommitRetries},
+		{"lakesql_commit_lock_wait_seconds", "Time conditional creates waited for the commit lock they took.", KindHistogram, CommitLockWait},
+		{"lakesql_commit_lock_failures_total", "Conditional creates that did not take the commit lock (nothing written).", KindCounter, CommitLockFailures},
 		{"lakesql_table_snapshots", "Retained snapshots per table, as of this process's last commit to it.", KindGauge, TableSnapshots},
 		{"lakesql_compactions_total", "Compactions committed, by kind.", KindCounter, CompactionsTotal},
 		{"lakesql_compaction_failures_total", "Compactions that failed or were abandoned.", KindCounter, CompactionFailures},

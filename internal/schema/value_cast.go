@@ -195,9 +195,9 @@ func (n numView) int64() int64 {
 	case 'd':
 		u := n.d.Unscaled()
 		if n.d.Scale > 0 {
-			u.Quo(u, bigPow10(int(n.d.Scale)))
+			u.Quo(u, BigPow10(int(n.d.Scale)))
 		} else if n.d.Scale < 0 {
-			u.Mul(u, bigPow10(int(-n.d.Scale)))
+			u.Mul(u, BigPow10(int(-n.d.Scale)))
 		}
 		// BigDecimal.longValue keeps the low 64 bits.
 		if u.IsInt64() {

@@ -13,8 +13,8 @@ import (
 
 var bigTen = big.NewInt(10)
 
-// pow10s[i] = 10^i for i <= 18.
-var pow10s = func() [19]int64 {
+// Pow10 holds 10^0 .. 10^18, the powers of ten an int64 holds.
+var Pow10 = func() [19]int64 {
 	var p [19]int64
 	p[0] = 1
 	for i := 1; i < len(p); i++ {
@@ -23,7 +23,22 @@ var pow10s = func() [19]int64 {
 	return p
 }()
 
-func bigPow10(n int) *big.Int {
+// bigPow10s holds 10^0 .. 10^38 (read-only after init).
+var bigPow10s = func() [39]*big.Int {
+	var p [39]*big.Int
+	p[0] = big.NewInt(1)
+	for i := 1; i < len(p); i++ {
+		p[i] = new(big.Int).Mul(p[i-1], bigTen)
+	}
+	return p
+}()
+
+// BigPow10 returns 10^n: for 0 <= n <= 38 (every decimal precision) a shared
+// value the caller must not modify.
+func BigPow10(n int) *big.Int {
+	if n >= 0 && n < len(bigPow10s) {
+		return bigPow10s[n]
+	}
 	return new(big.Int).Exp(bigTen, big.NewInt(int64(n)), nil)
 }
 
@@ -80,7 +95,7 @@ func (d Decimal) Digits() int {
 			v = -v
 		}
 		n := 1
-		for n < len(pow10s) && v >= pow10s[n] {
+		for n < len(Pow10) && v >= Pow10[n] {
 			n++
 		}
 		return n
@@ -164,19 +179,19 @@ func (d Decimal) setScale(scale int) Decimal {
 	case diff == 0:
 		return d
 	case diff > 0:
-		if d.Big == nil && diff < len(pow10s) {
-			ok, v := bitsMul(d.Compact, pow10s[diff])
+		if d.Big == nil && diff < len(Pow10) {
+			ok, v := bitsMul(d.Compact, Pow10[diff])
 			if ok {
 				return Decimal{Compact: v, Scale: int32(scale)}
 			}
 		}
 		u := d.Unscaled()
-		u.Mul(u, bigPow10(diff))
+		u.Mul(u, BigPow10(diff))
 		return DecimalFromUnscaled(u, scale)
 	default:
 		n := -diff
-		if d.Big == nil && n < len(pow10s) {
-			p := pow10s[n]
+		if d.Big == nil && n < len(Pow10) {
+			p := Pow10[n]
 			q, r := d.Compact/p, d.Compact%p
 			if r < 0 {
 				r = -r
@@ -191,7 +206,7 @@ func (d Decimal) setScale(scale int) Decimal {
 			return Decimal{Compact: q, Scale: int32(scale)}
 		}
 		u := d.Unscaled()
-		p := bigPow10(n)
+		p := BigPow10(n)
 		q, r := new(big.Int).QuoRem(u, p, new(big.Int))
 		r.Abs(r).Lsh(r, 1)
 		if r.Cmp(p) >= 0 {
@@ -241,23 +256,23 @@ func (d Decimal) Cmp(o Decimal) int {
 	a, b := d.Unscaled(), o.Unscaled()
 	switch {
 	case d.Scale < o.Scale:
-		a.Mul(a, bigPow10(int(o.Scale-d.Scale)))
+		a.Mul(a, BigPow10(int(o.Scale-d.Scale)))
 	case d.Scale > o.Scale:
-		b.Mul(b, bigPow10(int(d.Scale-o.Scale)))
+		b.Mul(b, BigPow10(int(d.Scale-o.Scale)))
 	}
 	return a.Cmp(b)
 }
 
 // Float64 returns the nearest float64.
 func (d Decimal) Float64() float64 {
-	if d.Big == nil && d.Scale >= 0 && d.Scale < int32(len(pow10s)) && d.Compact > -(1<<53) && d.Compact < 1<<53 {
-		return float64(d.Compact) / float64(pow10s[d.Scale])
+	if d.Big == nil && d.Scale >= 0 && d.Scale < int32(len(Pow10)) && d.Compact > -(1<<53) && d.Compact < 1<<53 {
+		return float64(d.Compact) / float64(Pow10[d.Scale])
 	}
 	r := new(big.Rat)
 	if d.Scale >= 0 {
-		r.SetFrac(d.Unscaled(), bigPow10(int(d.Scale)))
+		r.SetFrac(d.Unscaled(), BigPow10(int(d.Scale)))
 	} else {
-		r.SetInt(new(big.Int).Mul(d.Unscaled(), bigPow10(int(-d.Scale))))
+		r.SetInt(new(big.Int).Mul(d.Unscaled(), BigPow10(int(-d.Scale))))
 	}
 	f, _ := r.Float64()
 	return f

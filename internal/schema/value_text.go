@@ -197,7 +197,7 @@ func appendTimestamp(dst []byte, t *DataType, x Timestamp, style TextStyle) []by
 	switch {
 	case p > 0:
 		dst = append(dst, '.')
-		dst = appendPad(dst, nanos/pow10s[9-p], p)
+		dst = appendPad(dst, nanos/Pow10[9-p], p)
 	case p < 0 && nanos != 0:
 		s := strconv.AppendInt(nil, nanos+1e9, 10)[1:]
 		dst = append(dst, '.')

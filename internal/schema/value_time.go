@@ -98,10 +98,10 @@ func (ts Timestamp) Truncate(precision int) Timestamp {
 	case precision >= 9:
 		return ts
 	case precision <= 3:
-		p := pow10s[3-max(precision, 0)]
+		p := Pow10[3-max(precision, 0)]
 		return Timestamp{Millis: ts.Millis / p * p}
 	default:
-		p := int32(pow10s[9-precision])
+		p := int32(Pow10[9-precision])
 		return Timestamp{Millis: ts.Millis, NanoOfMilli: ts.NanoOfMilli / p * p}
 	}
 }

@@ -317,46 +317,11 @@ func (w *localWriter) abort() error {
 }
 
 func (s *localStorage) CreateIfNotExists(ctx context.Context, p string, data []byte) error {
-	name, err := s.osPath("create-if-not-exists", p)
+	st, err := s.StageIfNotExists(ctx, p, data)
 	if err != nil {
 		return err
 	}
-	if err := ctx.Err(); err != nil {
-		return localErr("create-if-not-exists", name, err)
-	}
-	// Fail fast on the common loser path without writing a temp file.
-	if _, err := os.Lstat(name); err == nil {
-		return fmt.Errorf("storage: create-if-not-exists %s: %w", name, ErrExist)
-	}
-	f, err := tempFile(name, isPrivate(p))
-	if err != nil {
-		return localErr("create-if-not-exists", name, err)
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // after a successful link the target keeps the inode
-	n, err := f.Write(data)
-	localWritten.Add(uint64(n))
-	if err == nil {
-		err = s.sync(f)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = ctx.Err()
-	}
-	if err == nil {
-		// link(2) is the atomic step: it fails with EEXIST if name exists,
-		// whichever process created it.
-		err = os.Link(tmp, name)
-		if errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("storage: create-if-not-exists %s: %w", name, ErrExist)
-		}
-	}
-	if err != nil {
-		return localErr("create-if-not-exists", name, err)
-	}
-	return nil
+	return st.Publish(ctx)
 }
 
 func (s *localStorage) Delete(ctx context.Context, p string) error {

@@ -10,6 +10,8 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"github.com/lakesql/lakesql/internal/metrics"
 )
 
 // A commit lock makes CreateIfNotExists atomic on a store that does not
@@ -46,6 +48,24 @@ type Locker interface {
 	Lock(ctx context.Context, key string) (unlock func() error, err error)
 	// String is the lock as configured (file:/dir).
 	String() string
+}
+
+type lockWaitStopKey struct{}
+
+// WithLockWaitStop returns ctx under which a wait for a commit lock also
+// ends when stop is closed (with an error wrapping ErrLock and
+// context.Canceled). It is for a commit that runs detached from the
+// statements it commits (context.WithoutCancel, so that a cancellation
+// never leaves it half-done) but may still give up while it waits for the
+// lock: nothing is written before the lock is taken.
+func WithLockWaitStop(ctx context.Context, stop <-chan struct{}) context.Context {
+	return context.WithValue(ctx, lockWaitStopKey{}, stop)
+}
+
+// lockWaitStop is ctx's WithLockWaitStop channel (nil: none, never ready).
+func lockWaitStop(ctx context.Context) <-chan struct{} {
+	stop, _ := ctx.Value(lockWaitStopKey{}).(<-chan struct{})
+	return stop
 }
 
 // DefaultLockTimeout is how long a commit lock is waited for unless
@@ -119,10 +139,13 @@ func (s *locked) CreateIfNotExists(ctx context.Context, p string, data []byte) e
 		return s.st.CreateIfNotExists(ctx, p, data) // the backend's own error
 	}
 	key := path.Dir(joinPath(s.prefix, p))
+	start := time.Now()
 	unlock, err := s.l.Lock(ctx, key)
 	if err != nil {
+		metrics.CommitLockFailures.Inc()
 		return fmt.Errorf("storage: create %s: %w", p, err)
 	}
+	metrics.CommitLockWait.Observe(time.Since(start).Seconds())
 	defer func() {
 		if err := unlock(); err != nil {
 			slog.Warn("commit lock: release failed", "lock", s.l.String(), "key", key, "err", err)

@@ -63,6 +63,8 @@ func (l *fileLocker) Lock(ctx context.Context, key string) (func() error, error)
 	timedOut := func() error {
 		return fmt.Errorf("%w: %s (key %s) held by another writer for %v (commit-lock-timeout)", ErrLockTimeout, l, key, l.timeout)
 	}
+	stop := lockWaitStop(ctx)
+	stopped := func() error { return fmt.Errorf("%w: %s: the wait was stopped: %w", ErrLock, l, context.Canceled) }
 	t := l.turn(key)
 	select {
 	case t <- struct{}{}:
@@ -70,6 +72,8 @@ func (l *fileLocker) Lock(ctx context.Context, key string) (func() error, error)
 		return nil, timedOut()
 	case <-ctx.Done():
 		return nil, fmt.Errorf("%w: %s: %w", ErrLock, l, ctx.Err())
+	case <-stop:
+		return nil, stopped()
 	}
 	name := l.lockFile(key)
 	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
@@ -99,6 +103,9 @@ func (l *fileLocker) Lock(ctx context.Context, key string) (func() error, error)
 		case <-ctx.Done():
 			sleep.Stop()
 			return fail(fmt.Errorf("%w: %s: %w", ErrLock, l, ctx.Err()))
+		case <-stop:
+			sleep.Stop()
+			return fail(stopped())
 		}
 	}
 	var once sync.Once

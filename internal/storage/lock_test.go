@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lakesql/lakesql/internal/metrics"
 	"github.com/lakesql/lakesql/internal/storage"
 	"github.com/lakesql/lakesql/internal/storage/storagetest"
 )
@@ -94,8 +95,9 @@ func TestCommitLockTwoLockers(t *testing.T) {
 }
 
 // TestCommitLockTimeoutAndCancel: a held lock makes a waiter fail after
-// the timeout with ErrLockTimeout, and a canceled wait fails at once with
-// the context's error; both wrap ErrLock and the guarded create writes
+// the timeout with ErrLockTimeout, a canceled wait fails at once with the
+// context's error, a wait stopped by WithLockWaitStop with
+// context.Canceled; all wrap ErrLock and the guarded create writes
 // nothing. Other keys are not held.
 func TestCommitLockTimeoutAndCancel(t *testing.T) {
 	dir := t.TempDir()
@@ -105,6 +107,7 @@ func TestCommitLockTimeoutAndCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	failures, waits := metrics.CommitLockFailures.Load(), metrics.CommitLockWait.Snapshot().Count
 	st := storage.WithLock(overwriting(t), parseLock(t, "file:"+dir, 50*time.Millisecond))
 	err = st.Sub("db.db/t").CreateIfNotExists(ctx, "snapshot/snapshot-1", []byte("x"))
 	if !errors.Is(err, storage.ErrLockTimeout) || !errors.Is(err, storage.ErrLock) || !strings.Contains(err.Error(), "commit-lock-timeout") {
@@ -115,6 +118,15 @@ func TestCommitLockTimeoutAndCancel(t *testing.T) {
 	err = st.CreateIfNotExists(cctx, "db.db/t/snapshot/snapshot-1", []byte("x"))
 	if !errors.Is(err, storage.ErrLock) || !errors.Is(err, context.Canceled) {
 		t.Fatalf("create with a canceled context: %v, want ErrLock wrapping context.Canceled", err)
+	}
+	// A wait stopped through WithLockWaitStop under a context that is
+	// never canceled.
+	stop := make(chan struct{})
+	time.AfterFunc(20*time.Millisecond, func() { close(stop) })
+	slow := storage.WithLock(overwriting(t), parseLock(t, "file:"+dir, time.Minute))
+	err = slow.CreateIfNotExists(storage.WithLockWaitStop(context.WithoutCancel(ctx), stop), "db.db/t/snapshot/snapshot-1", []byte("x"))
+	if !errors.Is(err, storage.ErrLock) || !errors.Is(err, context.Canceled) || errors.Is(err, storage.ErrLockTimeout) {
+		t.Fatalf("create whose lock wait was stopped: %v, want ErrLock wrapping context.Canceled", err)
 	}
 	if ok, err := st.Exists(ctx, "db.db/t/snapshot/snapshot-1"); err != nil || ok {
 		t.Fatalf("a create that did not get the lock wrote its file (exists %v, %v)", ok, err)
@@ -130,6 +142,16 @@ func TestCommitLockTimeoutAndCancel(t *testing.T) {
 	}
 	if err := st.CreateIfNotExists(ctx, "db.db/t/snapshot/snapshot-1", []byte("y")); !errors.Is(err, storage.ErrExist) {
 		t.Fatalf("second create: %v, want ErrExist", err)
+	}
+	// lakesql_commit_lock_failures_total and _wait_seconds: 3 failures
+	// (timeout, cancel, stop), 3 locks taken (tag, create, second create);
+	// other tests of the package may run in parallel only by -parallel,
+	// which these do not use.
+	if got := metrics.CommitLockFailures.Load() - failures; got != 3 {
+		t.Errorf("lock failures counted: %d, want 3", got)
+	}
+	if got := metrics.CommitLockWait.Snapshot().Count - waits; got != 3 {
+		t.Errorf("lock waits observed: %d, want 3", got)
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/lakesql/lakesql/internal/metrics"
 	"github.com/lakesql/lakesql/internal/storage"
 	"github.com/lakesql/lakesql/lsmwrite"
 	"github.com/lakesql/lakesql/snapshot"
@@ -158,8 +159,8 @@ func Run(ctx context.Context, w, progress io.Writer, args []string) error {
 		return nil
 	}
 	fmt.Fprintf(w, "compact %s: snapshot %d (COMPACT): %d buckets, %d files replaced by %d (%d moved up a level), read %s in %d rows, wrote %s in %d rows, %s\n",
-		label, out.Snapshot.ID, s.Buckets, s.FilesBefore, s.FilesAfter, s.Upgraded, bytes(s.BytesRead), s.RowsRead,
-		bytes(s.BytesWritten), s.RowsWritten, time.Since(start).Round(time.Millisecond))
+		label, out.Snapshot.ID, s.Buckets, s.FilesBefore, s.FilesAfter, s.Upgraded, metrics.FormatBytes(s.BytesRead), s.RowsRead,
+		metrics.FormatBytes(s.BytesWritten), s.RowsWritten, time.Since(start).Round(time.Millisecond))
 	// Like Java's dedicated compaction (write-only off for its own
 	// commits), the job runs the table's maintenance after its commit:
 	// servers writing a write-only table never expire its snapshots.
@@ -169,7 +170,7 @@ func Run(ctx context.Context, w, progress io.Writer, args []string) error {
 	}
 	if res.Expire.Snapshots > 0 || len(res.Partitions) > 0 || len(res.TagsCreated)+len(res.TagsExpired) > 0 {
 		fmt.Fprintf(w, "compact %s: maintenance: %d snapshots expired (%s freed), %d partitions expired, tags created %v, expired %v\n",
-			label, res.Expire.Snapshots, bytes(res.Expire.BytesFreed), len(res.Partitions), res.TagsCreated, res.TagsExpired)
+			label, res.Expire.Snapshots, metrics.FormatBytes(res.Expire.BytesFreed), len(res.Partitions), res.TagsCreated, res.TagsExpired)
 	}
 	return nil
 }
@@ -204,18 +205,6 @@ func checkLocal(loc string) error {
 		return fmt.Errorf("compact: warehouse %s is not a directory", loc)
 	}
 	return nil
-}
-
-func bytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }
 
 // reporter shows the progress of one compaction: a bar of buckets on a
@@ -259,7 +248,7 @@ func (r *reporter) progress(done, total int, s lsmwrite.CompactStats) {
 	}
 	if done == total || time.Since(r.last) >= time.Second {
 		fmt.Fprintf(r.w, "compact %s: %d/%d buckets, %d compacted, %s read, %s written\n",
-			r.label, done, total, s.Buckets, bytes(s.BytesRead), bytes(s.BytesWritten))
+			r.label, done, total, s.Buckets, metrics.FormatBytes(s.BytesRead), metrics.FormatBytes(s.BytesWritten))
 		r.last = time.Now()
 	}
 }

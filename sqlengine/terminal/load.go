@@ -12,6 +12,8 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 	"github.com/schollz/progressbar/v3"
+
+	"github.com/lakesql/lakesql/internal/metrics"
 )
 
 // LoadOptions describe a bulk load.
@@ -167,7 +169,7 @@ func (p *progress) add(n int) {
 	}
 	if now := time.Now(); now.Sub(p.last) >= p.every {
 		p.last = now
-		fmt.Fprintf(p.w, "lakesql: load %s: %s of %s read (%d%%)\n", p.name, byteSize(read), byteSize(p.total), percent(read, p.total))
+		fmt.Fprintf(p.w, "lakesql: load %s: %s of %s read (%d%%)\n", p.name, metrics.FormatBytes(read), metrics.FormatBytes(p.total), percent(read, p.total))
 	}
 }
 
@@ -178,7 +180,7 @@ func (p *progress) done(rows int64) {
 	if p.bar != nil {
 		_ = p.bar.Finish()
 	}
-	fmt.Fprintf(p.w, "lakesql: load %s: %d rows from %s in %.1fs\n", p.name, rows, byteSize(p.read.Load()), time.Since(p.start).Seconds())
+	fmt.Fprintf(p.w, "lakesql: load %s: %d rows from %s in %.1fs\n", p.name, rows, metrics.FormatBytes(p.read.Load()), time.Since(p.start).Seconds())
 }
 
 func (p *progress) finish() {
@@ -192,16 +194,4 @@ func percent(a, b int64) int64 {
 		return 100
 	}
 	return a * 100 / b
-}
-
-func byteSize(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }
