@@ -91,7 +91,9 @@ func runCompact(ctx context.Context, env *Env, args Args) (*Result, error) {
 			return nil, err
 		}
 	}
-	out, err := lsmwrite.Compact(ctx, t, req)
+	// The server's automatic compaction may commit the same files first:
+	// compact again at the newer snapshot, as `lakesql compact` does.
+	out, err := lsmwrite.CompactGivingWay(ctx, t, req, lsmwrite.CompactAttempts, nil)
 	switch {
 	case errors.Is(err, lsmwrite.ErrInvalidRequest):
 		name := "partitions"
@@ -104,7 +106,7 @@ func runCompact(ctx context.Context, env *Env, args Args) (*Result, error) {
 	case err != nil:
 		return nil, err
 	case out.Conflict != nil:
-		return nil, fmt.Errorf("%w: a concurrent commit changed files being compacted (%v); nothing was committed", ErrInvalidCall, out.Conflict)
+		return nil, fmt.Errorf("%w: concurrent commits changed files being compacted %d times (%v); nothing was committed", ErrInvalidCall, lsmwrite.CompactAttempts, out.Conflict)
 	}
 	var snap any
 	if out.Snapshot != nil {

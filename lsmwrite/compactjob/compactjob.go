@@ -36,10 +36,6 @@ type UsageError struct{ error }
 
 func (e UsageError) Unwrap() error { return e.error }
 
-// maxAttempts bounds how often the job compacts again after giving way to a
-// concurrent compaction.
-const maxAttempts = 3
-
 type multiFlag []string
 
 func (m *multiFlag) String() string     { return strings.Join(*m, " ") }
@@ -136,22 +132,19 @@ func Run(ctx context.Context, w, progress io.Writer, args []string) error {
 	label := dbName + "." + tblName
 
 	start := time.Now()
-	var out *lsmwrite.CompactOutcome
-	for attempt := 1; ; attempt++ {
-		rep := newReporter(progress, label)
-		req.Progress = rep.progress
-		out, err = lsmwrite.Compact(ctx, tbl, req)
+	rep := newReporter(progress, label)
+	req.Progress = func(done, total int, s lsmwrite.CompactStats) { rep.progress(done, total, s) }
+	out, err := lsmwrite.CompactGivingWay(ctx, tbl, req, lsmwrite.CompactAttempts, func(_ int, conflict error) {
 		rep.finish()
-		if err != nil {
-			return fmt.Errorf("compact %s: %w", label, err)
-		}
-		if out.Conflict == nil {
-			break
-		}
-		if attempt == maxAttempts {
-			return fmt.Errorf("compact %s: gave way to concurrent commits %d times; try again: %w", label, attempt, out.Conflict)
-		}
-		fmt.Fprintf(progress, "compact %s: a concurrent commit changed files being compacted; compacting again (%v)\n", label, out.Conflict)
+		fmt.Fprintf(progress, "compact %s: a concurrent commit changed files being compacted; compacting again (%v)\n", label, conflict)
+		rep = newReporter(progress, label)
+	})
+	rep.finish()
+	if err != nil {
+		return fmt.Errorf("compact %s: %w", label, err)
+	}
+	if out.Conflict != nil {
+		return fmt.Errorf("compact %s: gave way to concurrent commits %d times; try again: %w", label, lsmwrite.CompactAttempts, out.Conflict)
 	}
 	s := out.Stats
 	if out.Snapshot == nil {
