@@ -361,7 +361,7 @@ func deleteAll(ctx context.Context, st storage.Storage, prefix string) error {
 // (table_dropping.go), deletes the schema files, of the main branch and of
 // every branch (the table stops being a table, and a commit racing the
 // drop sees its schema gone: commit_table_check.go), then everything else
-// but the markers, then its marker, then the folders left empty. A CREATE
+// but the live markers, then its marker, then the folders left empty. A CREATE
 // of the same name waits for the marker to go.
 func deleteTableFiles(ctx context.Context, st storage.Storage) (err error) {
 	m, err := writeDroppingMarker(ctx, st)
@@ -392,7 +392,7 @@ func deleteTableFiles(ctx context.Context, st storage.Storage) (err error) {
 		if err != nil {
 			return err
 		}
-		if !isDroppingMarker(obj.Path) {
+		if !liveMarker(obj) { // its own and other running drops' markers stay
 			paths = append(paths, obj.Path)
 		}
 	}

@@ -2,10 +2,13 @@ package snapshot_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/internal/storage"
@@ -110,5 +113,69 @@ func TestDropRacingCreateInsert(t *testing.T) {
 		if strings.Contains(obj.Path, snapshot.TableDroppingPrefix) {
 			t.Errorf("drop marker left behind: %s", obj.Path)
 		}
+	}
+}
+
+// TestDropMarkerOfCrashedDrop: the marker a crashed drop left (older than
+// the staleness limit) holds no CREATE up, and the next drop of a table
+// holding one deletes it; a fresh marker (a running drop) is not a table
+// and a drop of the table leaves it to its drop.
+func TestDropMarkerOfCrashedDrop(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, err := storage.Open(ctx, "file://"+dir+"?fsync=false")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := snapshot.NewCatalog(st)
+	stale := func(name string) {
+		t.Helper()
+		p := "default.db/dd/" + snapshot.TableDroppingPrefix + name
+		if err := st.WriteAll(ctx, p, nil); err != nil {
+			t.Fatal(err)
+		}
+		old := time.Now().Add(-time.Hour)
+		if err := os.Chtimes(filepath.Join(dir, filepath.FromSlash(p)), old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	markers := func() (n int) {
+		t.Helper()
+		for obj, err := range st.List(ctx, "default.db/dd/") {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(obj.Path, snapshot.TableDroppingPrefix) {
+				n++
+			}
+		}
+		return n
+	}
+	stale("crashed-before-create")
+	if err := c.CreateTable(ctx, "default", "dd", oneColumn(), false); err != nil {
+		t.Fatal(err)
+	}
+	if n := markers(); n != 0 {
+		t.Fatalf("CREATE left %d stale markers", n)
+	}
+	stale("crashed-in-live-table")
+	if err := c.DropTable(ctx, "default", "dd", false); err != nil {
+		t.Fatal(err)
+	}
+	if n := markers(); n != 0 {
+		t.Fatalf("DROP left %d stale markers", n)
+	}
+	if err := st.WriteAll(ctx, "default.db/dd/"+snapshot.TableDroppingPrefix+"running", nil); err != nil {
+		t.Fatal(err)
+	}
+	if tables, err := c.ListTables(ctx, "default"); err != nil || len(tables) != 0 {
+		t.Fatalf("a folder holding a running drop's marker lists as tables %v (%v)", tables, err)
+	}
+	// A running drop holds the CREATE up until the drop ends or the
+	// CREATE's context does.
+	cctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer cancel()
+	if err := c.CreateTable(cctx, "default", "dd", oneColumn(), false); err == nil || !strings.Contains(err.Error(), "being dropped") {
+		t.Fatalf("CREATE during a running drop with its context done: %v, want an error saying the table is being dropped", err)
 	}
 }
