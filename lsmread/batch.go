@@ -31,9 +31,10 @@ type BatchIterator interface {
 // when it retracts one (mergeIsRaw). Other merged splits (ReadMerge) return
 // the batches of their sections that need no merge as they are, and merge
 // the key runs of the others into batches (typed vectors filled from the
-// merged rows).
+// merged rows). A split whose filter pins a few keys is read through their
+// lookup (Read) whatever its mode.
 func (r *Reader) ReadBatches(ctx context.Context, split *DataSplit) (BatchIterator, error) {
-	if split.Mode == ReadRaw {
+	if split.Mode == ReadRaw && !r.lookupReadable(split, r.splitKeys(split)) {
 		return &rawBatches{r: r, ctx: ctx, split: split}, nil
 	}
 	if ok, err := r.mergeIsRaw(ctx, split); err != nil {

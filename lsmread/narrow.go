@@ -73,14 +73,13 @@ func (p *Plan) Narrow(ctx context.Context, filter Predicate) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	pruner, err := newStatsPruner(ctx, &np)
-	if err != nil {
-		return nil, err
-	}
-	if np.points != nil {
-		// Pinned keys: the lookups check each file's key range; value
-		// statistics would cost more than they save.
-		pruner.pred = nil
+	// Pinned keys: the lookups check each file's key range; value
+	// statistics would cost more than they save (no pruner).
+	var pruner *statsPruner
+	if np.points == nil {
+		if pruner, err = newStatsPruner(ctx, &np); err != nil {
+			return nil, err
+		}
 	}
 	parts := map[string]bool{}
 	for _, s := range p.Splits {
@@ -89,9 +88,11 @@ func (p *Plan) Narrow(ctx context.Context, filter Predicate) (*Plan, error) {
 			np.Stats.FilesPruned += len(s.Files)
 			continue
 		}
-		files, pruned, err := pruner.pruneFiles(s, s.Files)
-		if err != nil {
-			return nil, err
+		files, pruned := s.Files, 0
+		if pruner != nil {
+			if files, pruned, err = pruner.pruneFiles(s, s.Files); err != nil {
+				return nil, err
+			}
 		}
 		np.Stats.FilesPruned += pruned
 		if len(files) == 0 {

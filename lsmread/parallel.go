@@ -307,7 +307,8 @@ func (it *ParallelRows) Close() error {
 // which report it).
 func (r *Reader) batchable(ctx context.Context, split *DataSplit) bool {
 	if split.Mode == ReadRaw {
-		return true
+		// Keys the filter pins are looked up (Read), not scanned.
+		return !r.lookupReadable(split, r.splitKeys(split))
 	}
 	ok, err := r.mergeIsRaw(ctx, split)
 	return err == nil && ok

@@ -1,7 +1,10 @@
 package lsmread_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -90,4 +93,83 @@ func TestPointLookupEqualsFilteredRead(t *testing.T) {
 	if found == 0 || builds == 0 {
 		t.Fatalf("no lookup found a row (%d) or no lookup file was built (%d): the lookup path was not tested", found, builds)
 	}
+}
+
+// TestPointReadsLookUpInBatchScans: a point filter over raw splits
+// (deletion-vector and first-row tables) read by the batch scan
+// (ReadParallelBatches with a batch conversion, as the GMS adapter reads
+// every scan and each probe of a lookup join) looks its keys up instead of
+// decoding the splits' files into batches, and returns the filtered rows.
+func TestPointReadsLookUpInBatchScans(t *testing.T) {
+	defer lsmread.SetLookupFraction(0)()
+	ctx := context.Background()
+	checked := 0
+	for _, s := range fixtureSnapshotReads(t) {
+		sch := s.plan.Schema
+		pk := sch.Projection(sch.PrimaryKeys)
+		if len(sch.PrimaryKeys) == 0 || len(pk) != len(sch.PrimaryKeys) || len(s.rows) == 0 {
+			continue
+		}
+		raw := true
+		for _, sp := range s.plan.Splits {
+			raw = raw && sp.Mode == lsmread.ReadRaw
+		}
+		if !raw || len(s.plan.Splits) == 0 {
+			continue
+		}
+		row := s.rows[len(s.rows)/2]
+		var pred lsmread.And
+		for _, f := range pk {
+			pred = append(pred, lsmread.Leaf{Field: f, Name: sch.Fields[f].Name, Type: sch.Fields[f].Type, Op: lsmread.OpEq, Literals: []any{row[f]}})
+		}
+		spec := s.spec()
+		spec.Filter = pred
+		plan, err := s.plan.Table.Plan(ctx, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := plan.NewReader()
+		if err != nil {
+			t.Fatal(err)
+		}
+		batches := 0
+		it := r.ReadParallelBatches(ctx, plan.Splits, nil, func(b *lsmread.Batch, rows [][]any) ([][]any, error) {
+			batches++
+			for i := range b.Rows() {
+				k := i
+				if b.Sel != nil {
+					k = int(b.Sel[i])
+				}
+				out := make([]any, len(b.Cols))
+				for c := range b.Cols {
+					out[c] = b.Cols[c].Value(k)
+				}
+				rows = append(rows, out)
+			}
+			return rows, nil
+		})
+		var got [][]any
+		for {
+			row, err := it.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", s, err)
+			}
+			got = append(got, row)
+		}
+		if err := it.Close(); err != nil {
+			t.Fatal(err)
+		}
+		sameMultiset(t, fmt.Sprintf("%s WHERE %s", s, pred), got, filterRows(pred, s.rows))
+		if batches > 0 {
+			t.Fatalf("%s WHERE %s: %d batches decoded for a point read", s, pred, batches)
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Fatal("no fixture snapshot with raw primary-key splits")
+	}
+	t.Logf("%d point reads of raw splits checked", checked)
 }

@@ -562,19 +562,7 @@ func (w *TableWrite) flushLargest(ctx context.Context) error {
 	if len(pick) == 1 {
 		return w.flush(ctx, pick[0])
 	}
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	for _, bs := range pick {
-		g.Go(func() error {
-			_, err := w.flushBucket(gctx, bs, nil)
-			return err
-		})
-	}
-	err := g.Wait()
-	for _, bs := range pick {
-		w.flushed(bs)
-	}
-	return err
+	return w.flushBuckets(ctx, pick)
 }
 
 // flush sorts a bucket's buffer by (key, sequence fields, sequence number),
@@ -715,9 +703,15 @@ func (w *TableWrite) flushAll(ctx context.Context) error {
 			all = append(all, p.buckets[b])
 		}
 	}
+	return w.flushBuckets(ctx, all)
+}
+
+// flushBuckets flushes the buffers of bss (primary-key tables) or closes
+// their current files (append tables), in parallel up to GOMAXPROCS.
+func (w *TableWrite) flushBuckets(ctx context.Context, bss []*bucketState) error {
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
-	for _, bs := range all {
+	for _, bs := range bss {
 		g.Go(func() error {
 			if !w.spec.pk {
 				return bs.data.closeCurrent()
@@ -727,7 +721,7 @@ func (w *TableWrite) flushAll(ctx context.Context) error {
 		})
 	}
 	err := g.Wait()
-	for _, bs := range all {
+	for _, bs := range bss {
 		w.flushed(bs)
 	}
 	return err

@@ -188,7 +188,17 @@ func CommitAtomic(ctx context.Context, wh storage.Storage, tables []AtomicTable)
 			return fmt.Errorf("table %s: %w", p.path, err)
 		}
 	}
-	// 3. The record.
+	// 3. The record, once every file it lists is durable (a roll-forward
+	// publishes them).
+	for _, p := range parts {
+		if p.changes.Durable == nil {
+			continue
+		}
+		if err := p.changes.Durable(lctx); err != nil {
+			abortAll()
+			return fmt.Errorf("table %s: %w", p.path, err)
+		}
+	}
 	rec := &snapshot.TxRecord{ID: id, TimeMillis: time.Now().UnixMilli()}
 	for _, p := range parts {
 		t := snapshot.TxRecordTable{Path: p.path, Branch: p.tx.Options.Branch, SchemaID: p.tx.Schema.ID, SchemaTime: p.tx.Schema.TimeMillis, Changes: *p.changes}

@@ -49,8 +49,10 @@ type CommitChanges struct {
 	// Durable, when set, waits until the files the entries add are durable
 	// (their fsyncs run in the background, storage.CloseDeferred): the
 	// commit calls it, while its own metadata files are written, before
-	// it publishes the snapshot. It may be called more than once.
-	Durable func(ctx context.Context) error
+	// it publishes the snapshot. It may be called more than once. It is
+	// not part of a transaction record (TxRecord): a record is written
+	// only once its tables' Durable returned.
+	Durable func(ctx context.Context) error `json:"-"`
 }
 
 // CommitOptions configure a Committer. Zero values mean Paimon's defaults.

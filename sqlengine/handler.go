@@ -96,28 +96,7 @@ func rewriteLexed(q string) string {
 // hasUnsupportedRange have nothing to do, and a 1,000-row INSERT is not
 // lexed for them.
 func mentionsSnapshotWords(q string) bool {
-	return containsFoldASCII(q, "VERSION") || containsFoldASCII(q, "TIMESTAMP") || containsFoldASCII(q, "SYSTEM_TIME")
-}
-
-// containsFoldASCII reports whether s contains upper (upper-case ASCII
-// letters, digits, '_') with ASCII letters in any case.
-func containsFoldASCII(s, upper string) bool {
-	first, lower := upper[0], upper[0]|0x20
-	for i := 0; i+len(upper) <= len(s); i++ {
-		if c := s[i]; c != first && c != lower {
-			continue
-		}
-		j := 1
-		for ; j < len(upper); j++ {
-			if c := s[i+j]; c != upper[j] && c != upper[j]|0x20 {
-				break
-			}
-		}
-		if j == len(upper) {
-			return true
-		}
-	}
-	return false
+	return containsFold(q, "version") || containsFold(q, "timestamp") || containsFold(q, "system_time")
 }
 
 // rangeKind classifies FOR <what> BETWEEN a AND b with literal operands:
