@@ -357,11 +357,22 @@ func deleteAll(ctx context.Context, st storage.Storage, prefix string) error {
 	return nil
 }
 
-// deleteTableFiles deletes a table folder: the schema files first, of
-// the main branch and of every branch (the table stops being a table, and
-// a commit racing the drop sees its schema gone: commit_table_check.go),
-// then everything else, then the folders left empty.
-func deleteTableFiles(ctx context.Context, st storage.Storage) error {
+// deleteTableFiles deletes a table folder: it writes its dropping marker
+// (table_dropping.go), deletes the schema files, of the main branch and of
+// every branch (the table stops being a table, and a commit racing the
+// drop sees its schema gone: commit_table_check.go), then everything else
+// but the live markers, then its marker, then the folders left empty. A CREATE
+// of the same name waits for the marker to go.
+func deleteTableFiles(ctx context.Context, st storage.Storage) (err error) {
+	m, err := writeDroppingMarker(ctx, st)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if rerr := m.remove(ctx); err == nil {
+			err = rerr
+		}
+	}()
 	var schemas []string
 	for obj, err := range st.List(ctx, "") {
 		if err != nil {
@@ -376,7 +387,24 @@ func deleteTableFiles(ctx context.Context, st storage.Storage) error {
 			return err
 		}
 	}
-	if err := deleteAll(ctx, st, ""); err != nil {
+	var paths []string
+	for obj, err := range st.List(ctx, "") {
+		if err != nil {
+			return err
+		}
+		if !liveMarker(obj) { // its own and other running drops' markers stay
+			paths = append(paths, obj.Path)
+		}
+	}
+	for _, p := range paths {
+		if err := m.refresh(ctx); err != nil {
+			return err
+		}
+		if err := st.Delete(ctx, p); err != nil && !errors.Is(err, storage.ErrNotExist) {
+			return err
+		}
+	}
+	if err := m.remove(ctx); err != nil {
 		return err
 	}
 	removeEmptyDirs(ctx, st, "")
@@ -405,20 +433,45 @@ func (c *Catalog) dropTableFiles(ctx context.Context, db, name string) error {
 }
 
 // clearLeftovers deletes what a folder that is not a table holds (the
-// files a writer of a dropped table wrote after the drop), so a table
-// created there starts clean. It lists first and deletes only what it
-// listed; a schema file among them means another writer is creating the
-// table right now: ErrTableExists.
+// files a writer of a dropped table wrote after the drop, the marker of a
+// crashed drop), so a table created there starts clean. It lists first and
+// deletes only what it listed; a schema file among them means another
+// writer is creating the table right now: ErrTableExists. While a drop of
+// the folder runs (a live dropping marker) it waits for the drop to end:
+// the drop deletes what it finds after the schemas, which would include
+// the new table's files.
 func clearLeftovers(ctx context.Context, st storage.Storage, name string) error {
 	var paths []string
-	for obj, err := range st.List(ctx, "") {
-		if err != nil {
-			return err
+	for {
+		paths = paths[:0]
+		busy := false
+		for obj, err := range st.List(ctx, "") {
+			if err != nil {
+				return err
+			}
+			if isSchemaPath(obj.Path) {
+				return nameErr(ErrTableExists, name, "table %s already exists", name)
+			}
+			busy = busy || liveMarker(obj)
+			paths = append(paths, obj.Path)
 		}
-		if isSchemaPath(obj.Path) {
-			return nameErr(ErrTableExists, name, "table %s already exists", name)
+		if !busy {
+			// Again after the schemas were seen gone: a drop that deleted
+			// them wrote its marker before, and it shows now unless that
+			// drop has ended.
+			var err error
+			if busy, err = dropInProgress(ctx, st); err != nil {
+				return err
+			}
 		}
-		paths = append(paths, obj.Path)
+		if !busy {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("table %s is being dropped: %w", name, context.Cause(ctx))
+		case <-time.After(dropPoll):
+		}
 	}
 	for _, p := range paths {
 		if err := st.Delete(ctx, p); err != nil && !errors.Is(err, storage.ErrNotExist) {
