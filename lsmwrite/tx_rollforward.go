@@ -62,24 +62,8 @@ func RollForwardAll(ctx context.Context, wh storage.Storage, minAge time.Duratio
 		res.Transactions++
 		res.Commits += n
 	}
-	// The temporary file of a record whose writer was killed while writing
-	// it (a local warehouse): no record, nothing refers to it.
-	for info, err := range storage.ListTemps(ctx, wh, snapshot.TxRecordDir) {
-		if err != nil {
-			errs = errors.Join(errs, err)
-			break
-		}
-		if now.Sub(info.ModTime) >= TxTempAge {
-			_ = wh.Delete(ctx, info.Path)
-		}
-	}
 	return res, errs
 }
-
-// TxTempAge is how old a temporary file in the transaction records'
-// folder must be before a roll-forward deletes it: a record is written in
-// milliseconds, so an hour-old one was left by a killed writer.
-const TxTempAge = time.Hour
 
 // RollForward completes the transaction whose record is id in the
 // warehouse wh: every table without a snapshot of the transaction since the

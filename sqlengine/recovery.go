@@ -8,6 +8,7 @@ import (
 
 	"github.com/lakesql/lakesql/internal/storage"
 	"github.com/lakesql/lakesql/lsmwrite"
+	"github.com/lakesql/lakesql/snapshot"
 )
 
 // recovery completes the multi-table transactions a crash interrupted
@@ -32,16 +33,34 @@ func rollForward(ctx context.Context, st storage.Storage, minAge time.Duration) 
 	}
 }
 
+// removeTemporaries deletes what writers killed part-way left outside the
+// tables, once snapshot.WarehouseTempAge old by the store's clock, and
+// logs what it did.
+func removeTemporaries(ctx context.Context, st storage.Storage, clock *storage.Clock) {
+	removed, err := snapshot.RemoveWarehouseTemporaries(ctx, st, clock.Now(ctx).Add(-snapshot.WarehouseTempAge))
+	if len(removed) > 0 {
+		slog.Info("removed temporary files writers left outside the tables", "files", len(removed), "first", removed[0])
+	}
+	if err != nil {
+		slog.Warn("removing temporary files outside the tables", "err", err)
+	}
+}
+
 // startRecovery runs the start-up pass, then the periodic one in the
-// background until stopRecovery.
+// background until stopRecovery; temporary files left outside the tables
+// are removed on start-up and then every snapshot.WarehouseTempAge.
 func startRecovery(ctx context.Context, st storage.Storage) *recovery {
 	rollForward(ctx, st, 0)
+	clock := storage.NewClock(st)
+	removeTemporaries(ctx, st, clock)
 	r := &recovery{st: st, stop: make(chan struct{})}
 	r.done.Add(1)
 	go func() {
 		defer r.done.Done()
 		t := time.NewTicker(lsmwrite.RollForwardAge)
 		defer t.Stop()
+		temps := time.NewTicker(snapshot.WarehouseTempAge)
+		defer temps.Stop()
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		go func() {
@@ -57,6 +76,8 @@ func startRecovery(ctx context.Context, st storage.Storage) *recovery {
 				return
 			case <-t.C:
 				rollForward(ctx, st, lsmwrite.RollForwardAge)
+			case <-temps.C:
+				removeTemporaries(ctx, st, clock)
 			}
 		}
 	}()
