@@ -34,21 +34,21 @@ type RollForwardResult struct {
 }
 
 // RollForwardAll rolls forward every transaction record of the warehouse
-// wh last modified at least minAge ago (0: all). A record that cannot be
-// completed is kept and its error joined into the result's error; the
-// others go on.
-func RollForwardAll(ctx context.Context, wh storage.Storage, minAge time.Duration) (RollForwardResult, error) {
+// wh last modified before olderThan (the zero time: all), a time of the
+// store's clock (storage.Clock: the store stamps the records). A record
+// that cannot be completed is kept and its error joined into the result's
+// error; the others go on.
+func RollForwardAll(ctx context.Context, wh storage.Storage, olderThan time.Time) (RollForwardResult, error) {
 	var (
 		res  RollForwardResult
 		errs error
 		ids  []string
 	)
-	now := time.Now()
 	for info, err := range snapshot.ListTxRecords(ctx, wh) {
 		if err != nil {
 			return res, err
 		}
-		if minAge > 0 && now.Sub(info.ModTime) < minAge {
+		if !olderThan.IsZero() && !info.ModTime.Before(olderThan) {
 			continue
 		}
 		ids = append(ids, info.ID)

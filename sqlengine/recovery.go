@@ -14,7 +14,7 @@ import (
 // recovery completes the multi-table transactions a crash interrupted
 // (lsmwrite.RollForward): every record on start-up, before the server
 // serves, then, while it runs, records some other server left behind, once
-// they are lsmwrite.RollForwardAge old.
+// they are lsmwrite.RollForwardAge old by the store's clock.
 type recovery struct {
 	st     storage.Storage
 	stop   chan struct{}
@@ -22,9 +22,10 @@ type recovery struct {
 	closed sync.Once
 }
 
-// rollForward runs one pass and logs what it did.
-func rollForward(ctx context.Context, st storage.Storage, minAge time.Duration) {
-	res, err := lsmwrite.RollForwardAll(ctx, st, minAge)
+// rollForward runs one pass over the records last modified before
+// olderThan (zero: all) and logs what it did.
+func rollForward(ctx context.Context, st storage.Storage, olderThan time.Time) {
+	res, err := lsmwrite.RollForwardAll(ctx, st, olderThan)
 	if res.Transactions > 0 {
 		slog.Info("completed interrupted multi-table transactions", "transactions", res.Transactions, "commits", res.Commits)
 	}
@@ -50,7 +51,7 @@ func removeTemporaries(ctx context.Context, st storage.Storage, clock *storage.C
 // background until stopRecovery; temporary files left outside the tables
 // are removed on start-up and then every snapshot.WarehouseTempAge.
 func startRecovery(ctx context.Context, st storage.Storage) *recovery {
-	rollForward(ctx, st, 0)
+	rollForward(ctx, st, time.Time{})
 	clock := storage.NewClock(st)
 	removeTemporaries(ctx, st, clock)
 	r := &recovery{st: st, stop: make(chan struct{})}
@@ -75,7 +76,7 @@ func startRecovery(ctx context.Context, st storage.Storage) *recovery {
 			case <-r.stop:
 				return
 			case <-t.C:
-				rollForward(ctx, st, lsmwrite.RollForwardAge)
+				rollForward(ctx, st, clock.Now(ctx).Add(-lsmwrite.RollForwardAge))
 			case <-temps.C:
 				removeTemporaries(ctx, st, clock)
 			}
