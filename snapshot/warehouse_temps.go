@@ -22,8 +22,9 @@ const WarehouseTempAge = time.Hour
 // modified it before olderThan: the local store's hidden temporary files
 // (".<name>.<random>.tmp", written and renamed or linked into place) in
 // lakesql's private folder (accounts, transaction records; recursively), at
-// the top of the warehouse and at the top of each database folder (a
-// database's marker, a dropping database's marker), and the probe objects
+// the top of the warehouse, of each database folder (a database's marker,
+// a dropping database's marker) and of each table folder (a table drop's
+// marker), and the probe objects
 // a start-up or a clock reading writes to the private folder and deletes at
 // once. Nothing refers to any of them. Temporary files inside table
 // folders are orphan cleaning's (RemoveOrphanFiles, guarded by its
@@ -57,10 +58,11 @@ func RemoveWarehouseTemporaries(ctx context.Context, wh storage.Storage, olderTh
 	for _, probe := range []string{storage.ConditionalCreateProbePrefix, storage.ClockProbePrefix} {
 		each("probes", wh.List(ctx, probe))
 	}
-	// The top of the warehouse and of each folder in it: database folders
-	// (also one whose files are all gone but a temporary file) and the
-	// private folder (listed whole above).
-	for info, err := range storage.ListTempsTo(ctx, wh, "", 2) {
+	// The top of the warehouse, of each database folder (also one whose
+	// files are all gone but a temporary file) and of each table folder,
+	// where only drop markers are written (a table's own files are in its
+	// sub-folders); the private folder is listed whole above.
+	for info, err := range storage.ListTempsTo(ctx, wh, "", 3) {
 		if err != nil {
 			errs = errors.Join(errs, fmt.Errorf("snapshot: list the warehouse folder: %w", err))
 			break

@@ -72,6 +72,8 @@ func warehouseLeftovers() []leftover {
 		".d4.tmp.e5.tmp",
 		"default.db/..lakesql-database.f6.tmp",
 		"sales.db/..lakesql-dropping.g7.tmp",
+		"default.db/t/..lakesql-dropping-0b1a.h9.tmp",
+		"default.db/gone/..lakesql-dropping-0b1b.j1.tmp",
 	} {
 		out = append(out, leftover{p, old, true}, leftover{p + "-young.tmp", young, false})
 	}
@@ -80,6 +82,8 @@ func warehouseLeftovers() []leftover {
 		leftover{storage.ConditionalCreateProbePrefix + "0b1d", young, false},
 		leftover{storage.ClockProbePrefix + "0b1e", old, true},
 		leftover{"default.db/t/schema/.schema-1.h8.tmp", old, false}, // a table's: orphan cleaning's
+		leftover{"default.db/t/bucket-0/.data-1.parquet.k2.tmp", old, false},
+		leftover{"default.db/t/p=1/.x.k3.tmp", old, false}, // a partition folder's
 		leftover{"default.db/t/.lakesql-dropping-0b1f", old, false},  // a drop's marker
 		leftover{"default.db/.lakesql-database", old, false},
 		leftover{snapshot.TxRecordDir + "/tx-0b20", old, false}, // a record: rolled forward
