@@ -25,32 +25,9 @@ import (
 func TestReadOfExpiredSnapshotIsPlannedAgain(t *testing.T) {
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "wh")
-	srv2, other := crashServer(t, dir, nil)
-	defer srv2.Close()
-	defer other.Close()
-	mustExec(t, other, "CREATE TABLE t (k BIGINT PRIMARY KEY, v VARCHAR(16)) WITH ('bucket' = '1')",
-		"INSERT INTO t VALUES (1, 'a'), (2, 'b')", "INSERT INTO t VALUES (3, 'c')")
-
-	// The reading server: at its first open of a data file of t while
-	// armed, the other server compacts t fully and expires every older
-	// snapshot, deleting the files the statement planned.
-	base, err := storage.Open(ctx, noSyncURL(dir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var armed atomic.Bool
-	var armedOn atomic.Value
-	armedOn.Store(".parquet")
-	var expired atomic.Int64
-	in := &storage.Injector{Decide: func(op storage.Op) storage.Fault {
-		if (op.Kind == storage.OpOpen || op.Kind == storage.OpReadAll) && strings.Contains(op.Path, armedOn.Load().(string)) && armed.CompareAndSwap(true, false) {
-			mustExec(t, other, "CALL sys.compact(`table` => 't')",
-				"CALL sys.expire_snapshots(`table` => 't', retain_min => 1, retain_max => 1)")
-			expired.Add(1)
-		}
-		return storage.NoFault
-	}}
-	srv, db := crashServer(t, dir, storage.NewFaulty(base, in))
+	x := expiringWarehouse(t, dir)
+	armed, armedOn, expired := &x.armed, &x.armedOn, &x.expired
+	srv, db := crashServer(t, dir, x.st)
 	defer srv.Close()
 	defer db.Close()
 
@@ -58,7 +35,7 @@ func TestReadOfExpiredSnapshotIsPlannedAgain(t *testing.T) {
 	armed.Store(true)
 	var n int
 	var s string
-	err = db.QueryRow("SELECT count(*), group_concat(v ORDER BY k) FROM t WHERE v <> ''").Scan(&n, &s)
+	err := db.QueryRow("SELECT count(*), group_concat(v ORDER BY k) FROM t WHERE v <> ''").Scan(&n, &s)
 	if expired.Load() != 1 {
 		t.Fatalf("the expiration did not run during the statement (%d)", expired.Load())
 	}
@@ -77,7 +54,7 @@ func TestReadOfExpiredSnapshotIsPlannedAgain(t *testing.T) {
 
 	// Inside a transaction: 1412 naming what happened; the transaction
 	// continues.
-	mustExec(t, other, "INSERT INTO t VALUES (4, 'd')")
+	mustExec(t, x.other, "INSERT INTO t VALUES (4, 'd')")
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -105,29 +82,9 @@ func TestReadOfExpiredSnapshotIsPlannedAgain(t *testing.T) {
 func TestMultiStatementReadOfExpiredSnapshotIsPlannedAgain(t *testing.T) {
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "wh")
-	srv2, other := crashServer(t, dir, nil)
-	defer srv2.Close()
-	defer other.Close()
-	mustExec(t, other, "CREATE TABLE t (k BIGINT PRIMARY KEY, v VARCHAR(16)) WITH ('bucket' = '1')",
-		"INSERT INTO t VALUES (1, 'a'), (2, 'b')", "INSERT INTO t VALUES (3, 'c')")
-
-	base, err := storage.Open(ctx, noSyncURL(dir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var armed atomic.Bool
-	var armedOn atomic.Value
-	armedOn.Store(".parquet")
-	var expired atomic.Int64
-	in := &storage.Injector{Decide: func(op storage.Op) storage.Fault {
-		if (op.Kind == storage.OpOpen || op.Kind == storage.OpReadAll) && strings.Contains(op.Path, armedOn.Load().(string)) && armed.CompareAndSwap(true, false) {
-			mustExec(t, other, "CALL sys.compact(`table` => 't')",
-				"CALL sys.expire_snapshots(`table` => 't', retain_min => 1, retain_max => 1)")
-			expired.Add(1)
-		}
-		return storage.NoFault
-	}}
-	addr := startServerConfig(t, sqlengine.Config{Warehouse: noSyncURL(dir), Storage: storage.NewFaulty(base, in), Host: "127.0.0.1", Port: 0})
+	x := expiringWarehouse(t, dir)
+	armed, armedOn, expired := &x.armed, &x.armedOn, &x.expired
+	addr := startServerConfig(t, sqlengine.Config{Warehouse: noSyncURL(dir), Storage: x.st, Host: "127.0.0.1", Port: 0})
 	db := openWarehouseDB(t, addr, "default", "&multiStatements=true")
 	conn, err := db.Conn(ctx)
 	if err != nil {
@@ -189,4 +146,42 @@ func TestMultiStatementReadOfExpiredSnapshotIsPlannedAgain(t *testing.T) {
 	if err := conn.QueryRowContext(ctx, "SELECT count(*), group_concat(v ORDER BY k) FROM t").Scan(&n, &s); err != nil || n != 5 || s != "a,b,c,e,f" {
 		t.Fatalf("after the INSERTs: %d %q, %v; want 5 \"a,b,c,e,f\"", n, s, err)
 	}
+}
+
+// expiring is a warehouse whose table t another server expires under a
+// reading statement.
+type expiring struct {
+	st      storage.Storage // the reading server's store
+	other   *sql.DB         // the other server
+	armed   atomic.Bool     // set: expire at the next matching read
+	armedOn atomic.Value    // a string the read file's path holds
+	expired atomic.Int64    // expirations so far
+}
+
+// expiringWarehouse creates table t (3 rows, two snapshots) in the
+// warehouse dir through a second server and returns the reading server's
+// store: at its first open of a file whose path holds armedOn while
+// armed, the other server compacts t fully and expires every older
+// snapshot, deleting the files the statement planned.
+func expiringWarehouse(t *testing.T, dir string) *expiring {
+	t.Helper()
+	srv2, other := crashServer(t, dir, nil)
+	t.Cleanup(func() { other.Close(); srv2.Close() })
+	mustExec(t, other, "CREATE TABLE t (k BIGINT PRIMARY KEY, v VARCHAR(16)) WITH ('bucket' = '1')",
+		"INSERT INTO t VALUES (1, 'a'), (2, 'b')", "INSERT INTO t VALUES (3, 'c')")
+	base, err := storage.Open(context.Background(), noSyncURL(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := &expiring{other: other}
+	x.armedOn.Store(".parquet")
+	x.st = storage.NewFaulty(base, &storage.Injector{Decide: func(op storage.Op) storage.Fault {
+		if (op.Kind == storage.OpOpen || op.Kind == storage.OpReadAll) && strings.Contains(op.Path, x.armedOn.Load().(string)) && x.armed.CompareAndSwap(true, false) {
+			mustExec(t, other, "CALL sys.compact(`table` => 't')",
+				"CALL sys.expire_snapshots(`table` => 't', retain_min => 1, retain_max => 1)")
+			x.expired.Add(1)
+		}
+		return storage.NoFault
+	}})
+	return x
 }
