@@ -30,8 +30,6 @@ import (
 // one at a time.
 type Catalog struct {
 	st storage.Storage
-	// clock tells the store's time, which judges drop markers' ages.
-	clock *storage.Clock
 	// ddl serializes create and drop in this process.
 	ddl sync.Mutex
 
@@ -81,7 +79,7 @@ const (
 // NewCatalog returns the catalog of the warehouse rooted at st. It does no
 // I/O.
 func NewCatalog(st storage.Storage) *Catalog {
-	c := &Catalog{st: st, clock: storage.NewClock(st)}
+	c := &Catalog{st: st}
 	c.names.tables = map[string]*cachedNames{}
 	return c
 }
@@ -365,7 +363,7 @@ func deleteAll(ctx context.Context, st storage.Storage, prefix string) error {
 // drop sees its schema gone: commit_table_check.go), then everything else
 // but the live markers, then its marker, then the folders left empty. A CREATE
 // of the same name waits for the marker to go.
-func deleteTableFiles(ctx context.Context, st storage.Storage, clock *storage.Clock) (err error) {
+func deleteTableFiles(ctx context.Context, st storage.Storage) (err error) {
 	m, err := writeDroppingMarker(ctx, st)
 	if err != nil {
 		return err
@@ -390,12 +388,11 @@ func deleteTableFiles(ctx context.Context, st storage.Storage, clock *storage.Cl
 		}
 	}
 	var paths []string
-	now := clock.Now(ctx)
 	for obj, err := range st.List(ctx, "") {
 		if err != nil {
 			return err
 		}
-		if !liveMarker(obj, now) { // its own and other running drops' markers stay
+		if !liveMarker(obj) { // its own and other running drops' markers stay
 			paths = append(paths, obj.Path)
 		}
 	}
@@ -432,7 +429,7 @@ func (c *Catalog) dropTableFiles(ctx context.Context, db, name string) error {
 	st := c.TableStorage(db, name)
 	_, unlock := LockCommits(ctx, []string{CommitLockKey(st, MainBranch)})
 	defer unlock()
-	return deleteTableFiles(ctx, st, c.clock)
+	return deleteTableFiles(ctx, st)
 }
 
 // clearLeftovers deletes what a folder that is not a table holds (the
@@ -443,12 +440,11 @@ func (c *Catalog) dropTableFiles(ctx context.Context, db, name string) error {
 // the folder runs (a live dropping marker) it waits for the drop to end:
 // the drop deletes what it finds after the schemas, which would include
 // the new table's files.
-func clearLeftovers(ctx context.Context, st storage.Storage, name string, clock *storage.Clock) error {
+func clearLeftovers(ctx context.Context, st storage.Storage, name string) error {
 	var paths []string
 	for {
 		paths = paths[:0]
 		busy := false
-		now := clock.Now(ctx)
 		for obj, err := range st.List(ctx, "") {
 			if err != nil {
 				return err
@@ -456,7 +452,7 @@ func clearLeftovers(ctx context.Context, st storage.Storage, name string, clock 
 			if isSchemaPath(obj.Path) {
 				return nameErr(ErrTableExists, name, "table %s already exists", name)
 			}
-			busy = busy || liveMarker(obj, now)
+			busy = busy || liveMarker(obj)
 			paths = append(paths, obj.Path)
 		}
 		if !busy {
@@ -464,7 +460,7 @@ func clearLeftovers(ctx context.Context, st storage.Storage, name string, clock 
 			// them wrote its marker before, and it shows now unless that
 			// drop has ended.
 			var err error
-			if busy, err = dropInProgress(ctx, st, clock); err != nil {
+			if busy, err = dropInProgress(ctx, st); err != nil {
 				return err
 			}
 		}
@@ -586,7 +582,7 @@ func (c *Catalog) CreateTable(ctx context.Context, db, name string, in *schema.T
 		hadMarker = true
 	}
 	tst := c.TableStorage(realDB, name)
-	if err := clearLeftovers(ctx, tst, name, c.clock); err != nil {
+	if err := clearLeftovers(ctx, tst, name); err != nil {
 		if errors.Is(err, ErrTableExists) {
 			return exists()
 		}
@@ -597,7 +593,7 @@ func (c *Catalog) CreateTable(ctx context.Context, db, name string, in *schema.T
 			return exists()
 		}
 		if gone, xerr := c.st.Exists(ctx, dropping); xerr == nil && gone { // a DROP DATABASE deleted the schema's temp file
-			_ = deleteTableFiles(context.WithoutCancel(ctx), tst, c.clock)
+			_ = deleteTableFiles(context.WithoutCancel(ctx), tst)
 			return nameErr(ErrDatabaseNotFound, db, "database %s was dropped while the table was created", db)
 		}
 		return fmt.Errorf("snapshot: create table %s.%s: %w", realDB, name, err)
@@ -612,7 +608,7 @@ func (c *Catalog) CreateTable(ctx context.Context, db, name string, in *schema.T
 	markerNow, err2 := c.st.Exists(ctx, marker)
 	if err1 == nil && err2 == nil && (droppingNow || (hadMarker && !markerNow)) {
 		ctx := context.WithoutCancel(ctx)
-		_ = deleteTableFiles(ctx, tst, c.clock)
+		_ = deleteTableFiles(ctx, tst)
 		removeEmptyDirs(ctx, c.st, realDB+DatabaseSuffix+"/"+name)
 		removeEmptyDirs(ctx, c.st, realDB+DatabaseSuffix)
 		return nameErr(ErrDatabaseNotFound, db, "database %s was dropped while the table was created", db)

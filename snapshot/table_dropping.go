@@ -33,26 +33,22 @@ const (
 // isDroppingMarker says p (relative to a table) is a drop's marker.
 func isDroppingMarker(p string) bool { return strings.HasPrefix(p, TableDroppingPrefix) }
 
-// liveMarker says obj is a drop's marker whose drop still runs at the
-// store's time now (storage.Clock: the store stamps the marker, and its
-// clock may be minutes off this host's; a store without modification
-// times counts every marker as live).
-func liveMarker(obj storage.ObjectInfo, now time.Time) bool {
+// liveMarker says obj is a drop's marker whose drop still runs (a store
+// without modification times counts every marker as live).
+func liveMarker(obj storage.ObjectInfo) bool {
 	if !isDroppingMarker(obj.Path) {
 		return false
 	}
-	return obj.ModTime.IsZero() || now.Sub(obj.ModTime) < dropStale
+	return obj.ModTime.IsZero() || time.Since(obj.ModTime) < dropStale
 }
 
-// dropInProgress says the table folder st holds a live drop marker, by
-// the store's clock.
-func dropInProgress(ctx context.Context, st storage.Storage, clock *storage.Clock) (bool, error) {
-	now := clock.Now(ctx)
+// dropInProgress says the table folder st holds a live drop marker.
+func dropInProgress(ctx context.Context, st storage.Storage) (bool, error) {
 	for obj, err := range st.List(ctx, TableDroppingPrefix) {
 		if err != nil {
 			return false, err
 		}
-		if liveMarker(obj, now) {
+		if liveMarker(obj) {
 			return true, nil
 		}
 	}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/internal/storage"
-	"github.com/lakesql/lakesql/internal/storage/storagetest"
 	"github.com/lakesql/lakesql/snapshot"
 	"github.com/lakesql/lakesql/snapshot/manifest"
 )
@@ -178,46 +177,5 @@ func TestDropMarkerOfCrashedDrop(t *testing.T) {
 	defer cancel()
 	if err := c.CreateTable(cctx, "default", "dd", oneColumn(), false); err == nil || !strings.Contains(err.Error(), "being dropped") {
 		t.Fatalf("CREATE during a running drop with its context done: %v, want an error saying the table is being dropped", err)
-	}
-}
-
-// TestDropMarkerAgeByTheStoresClock: a drop marker's age is judged by the
-// store's clock, which stamped it, not this host's. On a store 5 minutes
-// behind, a running drop's fresh marker looks 5 minutes old to the local
-// clock (a crashed drop's): CREATE must still wait for it. On a store 5
-// minutes ahead, a crashed drop's marker a minute old looks 4 minutes
-// in the future to the local clock (live for 4 more minutes): CREATE must
-// take it for the crashed drop's and go on.
-func TestDropMarkerAgeByTheStoresClock(t *testing.T) {
-	ctx := context.Background()
-	const marker = "default.db/dd/" + snapshot.TableDroppingPrefix + "m"
-	for _, tc := range []struct {
-		skew  time.Duration
-		age   time.Duration // by the store's clock
-		waits bool
-	}{
-		{-5 * time.Minute, 0, true},
-		{5 * time.Minute, time.Minute, false},
-	} {
-		dir := t.TempDir()
-		base, err := storage.Open(ctx, "file://"+dir+"?fsync=false")
-		if err != nil {
-			t.Fatal(err)
-		}
-		st := storagetest.Skewed{Storage: base, Skew: tc.skew}
-		if err := st.WriteAll(ctx, marker, nil); err != nil {
-			t.Fatal(err)
-		}
-		mod := time.Now().Add(-tc.age)
-		if err := os.Chtimes(filepath.Join(dir, filepath.FromSlash(marker)), mod, mod); err != nil {
-			t.Fatal(err)
-		}
-		cctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
-		err = snapshot.NewCatalog(st).CreateTable(cctx, "default", "dd", oneColumn(), false)
-		cancel()
-		waited := err != nil && strings.Contains(err.Error(), "being dropped")
-		if waited != tc.waits || !tc.waits && err != nil {
-			t.Errorf("store clock %v off, marker %v old by it: CREATE %v; want it to wait: %v", tc.skew, tc.age, err, tc.waits)
-		}
 	}
 }

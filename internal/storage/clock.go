@@ -39,12 +39,7 @@ func NewClock(st Storage) *Clock { return &Clock{st: st, now: time.Now} }
 // object at most once a minute. A store that cannot tell (no modification
 // times, read-only, a failed write) is taken to agree with the local
 // clock until a probe succeeds.
-//
-// A nil Clock is the local clock.
 func (c *Clock) Now(ctx context.Context) time.Time {
-	if c == nil {
-		return time.Now()
-	}
 	local := c.now()
 	c.mu.Lock()
 	defer c.mu.Unlock()
