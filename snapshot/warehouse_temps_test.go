@@ -83,8 +83,8 @@ func warehouseLeftovers() []leftover {
 		leftover{storage.ClockProbePrefix + "0b1e", old, true},
 		leftover{"default.db/t/schema/.schema-1.h8.tmp", old, false}, // a table's: orphan cleaning's
 		leftover{"default.db/t/bucket-0/.data-1.parquet.k2.tmp", old, false},
-		leftover{"default.db/t/p=1/.x.k3.tmp", old, false}, // a partition folder's
-		leftover{"default.db/t/.lakesql-dropping-0b1f", old, false},  // a drop's marker
+		leftover{"default.db/t/p=1/.x.k3.tmp", old, false},          // a partition folder's
+		leftover{"default.db/t/.lakesql-dropping-0b1f", old, false}, // a drop's marker
 		leftover{"default.db/.lakesql-database", old, false},
 		leftover{snapshot.TxRecordDir + "/tx-0b20", old, false}, // a record: rolled forward
 		leftover{"notadb/.i9.tmp", old, false},
