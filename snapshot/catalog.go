@@ -414,6 +414,8 @@ func deleteTableFiles(ctx context.Context, st storage.Storage) (err error) {
 			return err
 		}
 		var paths []string
+		var markers []storage.ObjectInfo
+		var clock storeClock
 		schemas = schemas[:0]
 		for obj, err := range st.List(ctx, "") {
 			if err != nil {
@@ -422,8 +424,17 @@ func deleteTableFiles(ctx context.Context, st storage.Storage) (err error) {
 			switch {
 			case isSchemaPath(obj.Path):
 				schemas = append(schemas, obj.Path)
-			case !liveMarker(obj): // its own and other running drops' markers stay
+			case obj.Path == m.path:
+				clock = m.clock(obj)
+			case isDroppingMarker(obj.Path):
+				markers = append(markers, obj)
+			default:
 				paths = append(paths, obj.Path)
+			}
+		}
+		for _, mk := range markers {
+			if !liveAt(mk, clock.now()) { // other running drops' markers stay
+				paths = append(paths, mk.Path)
 			}
 		}
 		if len(schemas) == 0 {
@@ -522,6 +533,7 @@ func (c *Catalog) dropTableFiles(ctx context.Context, db, name string) error {
 // the new table's files.
 func clearLeftovers(ctx context.Context, st storage.Storage, name string) error {
 	var paths []string
+	mc := &markerClock{st: st}
 	for {
 		paths = paths[:0]
 		busy := false
@@ -532,7 +544,13 @@ func clearLeftovers(ctx context.Context, st storage.Storage, name string) error 
 			if isSchemaPath(obj.Path) {
 				return nameErr(ErrTableExists, name, "table %s already exists", name)
 			}
-			busy = busy || liveMarker(obj)
+			if !busy {
+				live, err := mc.live(ctx, obj)
+				if err != nil {
+					return err
+				}
+				busy = live
+			}
 			paths = append(paths, obj.Path)
 		}
 		if !busy {
@@ -540,7 +558,7 @@ func clearLeftovers(ctx context.Context, st storage.Storage, name string) error 
 			// them wrote its marker before, and it shows now unless that
 			// drop has ended.
 			var err error
-			if busy, err = dropInProgress(ctx, st); err != nil {
+			if busy, err = dropInProgress(ctx, st, mc); err != nil {
 				return err
 			}
 		}
@@ -582,8 +600,9 @@ func waitDropPoll(ctx context.Context, name string) error {
 // drops the new table too (whole, schemas first) or leaves it; either way
 // the table's first statements do not run while the drop sweeps.
 func awaitDrop(ctx context.Context, st storage.Storage, name string) error {
+	mc := &markerClock{st: st}
 	for {
-		busy, err := dropInProgress(ctx, st)
+		busy, err := dropInProgress(ctx, st, mc)
 		if err != nil || !busy {
 			return err
 		}

@@ -11,9 +11,10 @@ import (
 
 // A commit and a DROP TABLE of the same table race safely, in one process
 // or several: the drop deletes schema/ first and then lists and deletes
-// everything else (Catalog.DropTable); a commit checks, before it writes
-// its metadata and again after it published the snapshot and its hints,
-// that the schema it wrote with is still there (checkTable). When the
+// everything else (Catalog.DropTable); a commit checks, just before it
+// publishes the snapshot (its metadata written) and again after it
+// published the snapshot and its hints, that the schema it wrote with is
+// still there (checkTable). When the
 // check after publishing finds the schema, the schema was deleted after
 // everything the commit wrote, so the drop's listing saw and deleted it;
 // when it does not, the commit deletes its snapshot and metadata files

@@ -317,30 +317,6 @@ func ccDDL(ctx context.Context, conn *sql.Conn, id int, errs *ccErrs, allowed ma
 			allowed[code]++
 			mu.Unlock()
 		default:
-			// Known gap, narrowed but not closed: a DROP of dd on one server
-			// racing CREATE + INSERT of dd on the other can still leave the
-			// new dd with a snapshot whose manifest list the drop deleted
-			// (seen after the drop markers: the create-waits-for-a-drop
-			// check has another window), so its reads fail naming the file
-			// until the next DROP. Nothing is left behind (checked at the
-			// end); counted as -1. snapshot.TestDropRacingCreateInsert holds
-			// the window the markers close.
-			if msg := err.Error(); strings.Contains(msg, "default.db/dd/") && strings.Contains(msg, "file does not exist") {
-				mu.Lock()
-				allowed[-1]++
-				mu.Unlock()
-				continue
-			}
-			// Known gap: a statement on dd whose table a DROP on the other
-			// server removed under it, and again under its re-plan, can
-			// answer 1105 "schema not found: schema N" without naming the
-			// table instead of 1146; counted as -2.
-			if msg := err.Error(); strings.Contains(q, " dd") && strings.Contains(msg, "schema not found") {
-				mu.Lock()
-				allowed[-2]++
-				mu.Unlock()
-				continue
-			}
 			errs.add("ddl %d: %s: %v", id, q, err)
 		}
 	}
