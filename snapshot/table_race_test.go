@@ -47,9 +47,9 @@ func pauseWalk(nth int) (in *storage.Injector, paused, release chan struct{}) {
 	var mu sync.Mutex
 	seen := map[int64]bool{}
 	var once sync.Once
-	in = &storage.Injector{Listed: func(op storage.Op, obj storage.ObjectInfo) {
+	in = &storage.Injector{Listed: func(op storage.Op, obj storage.ObjectInfo) storage.ObjectInfo {
 		if !strings.HasPrefix(op.Path, raceTable) || !strings.HasPrefix(obj.Path, "bucket-0/") {
-			return
+			return obj
 		}
 		mu.Lock()
 		seen[op.N] = true
@@ -58,6 +58,7 @@ func pauseWalk(nth int) (in *storage.Injector, paused, release chan struct{}) {
 		if n == nth {
 			once.Do(func() { close(paused); <-release })
 		}
+		return obj
 	}}
 	return in, paused, release
 }
