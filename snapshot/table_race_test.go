@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/internal/storage"
@@ -257,4 +258,87 @@ func checkGoneOrWhole(t *testing.T, st storage.Storage, commits int) {
 			t.Fatalf("dd has a schema; snapshot %d does not read: %v (files %v)", id, err, left)
 		}
 	}
+}
+
+// TestUnpublishSparesSnapshotOfTableCreatedAgain: a commit whose check
+// after publishing finds its table dropped takes its snapshot back, but
+// only while the snapshot file is its own: here the drop, a CREATE of the
+// same name and the new table's first commit (snapshot 1 again) ran
+// between its publish and its check. Before, the take-back deleted the
+// new table's snapshot 1 by number.
+func TestUnpublishSparesSnapshotOfTableCreatedAgain(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	// Two opens of one folder: their commit locks (per process, by URL)
+	// differ, as two servers' do.
+	st, err := storage.Open(ctx, "file://"+dir+"?fsync=false")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st2, err := storage.Open(ctx, "file://"+dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := schema.DecodeTableSchema([]byte(testSchemaJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	identity := func(tst storage.Storage) snapshot.CommitOptions {
+		t.Helper()
+		sch, err := snapshot.NewSchemaManager(tst, "").Latest(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := testOptions()
+		o.SchemaTimeMillis = sch.TimeMillis
+		return o
+	}
+	if err := snapshot.NewCatalog(st).CreateTable(ctx, "default", "dd", ts, false); err != nil {
+		t.Fatal(err)
+	}
+	tst, tst2 := st.Sub(raceTable), st2.Sub(raceTable)
+	old := identity(tst)
+	var again sync.Once
+	var want model
+	var theirs *snapshot.Snapshot
+	in := &storage.Injector{Decide: func(op storage.Op) storage.Fault {
+		if op.Kind != storage.OpReadAll || op.Path != raceTable+"/schema/schema-0" {
+			return storage.NoFault
+		}
+		if ok, _ := st.Exists(ctx, raceTable+"/snapshot/snapshot-1"); !ok {
+			return storage.NoFault // the check before publishing
+		}
+		again.Do(func() { // the check after: drop, create, commit
+			if err := snapshot.DeleteTableFiles(ctx, tst2); err != nil {
+				t.Error(err)
+				return
+			}
+			time.Sleep(2 * time.Millisecond) // another schema-0 timeMillis
+			if err := snapshot.NewCatalog(st2).CreateTable(ctx, "default", "dd", ts, false); err != nil {
+				t.Error(err)
+				return
+			}
+			e := add(t, fileSpec{name: "new-1", part: 1, rows: 3})
+			want = model{}
+			want.apply(t, []manifest.ManifestEntry{e})
+			theirs, err = snapshot.NewCommitter(tst2, identity(tst2)).Commit(ctx, 0, &snapshot.CommitChanges{Kind: snapshot.CommitKindAppend, CommitUser: "new", Entries: []manifest.ManifestEntry{e}})
+			if err != nil {
+				t.Error(err)
+			}
+		})
+		return storage.NoFault
+	}}
+	w := snapshot.NewCommitter(storage.NewFaulty(st, in).Sub(raceTable), old)
+	_, err = w.Commit(ctx, 0, &snapshot.CommitChanges{Kind: snapshot.CommitKindAppend, CommitUser: "old", Entries: []manifest.ManifestEntry{add(t, fileSpec{name: "old-1", part: 1, rows: 2})}})
+	if !errors.Is(err, snapshot.ErrTableDropped) {
+		t.Fatalf("the old table's commit: %v, want ErrTableDropped", err)
+	}
+	if theirs == nil {
+		t.Fatal("the table was not created again between the commit's publish and its check")
+	}
+	got, err := snapshot.NewSnapshotManager(tst2, "").Latest(ctx)
+	if err != nil || got == nil || got.ID != theirs.ID || got.CommitUser != "new" {
+		t.Fatalf("the new table's latest snapshot: %+v (%v), want its own snapshot %d", got, err, theirs.ID)
+	}
+	checkLive(t, tst2, got, want)
 }
