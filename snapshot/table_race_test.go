@@ -342,3 +342,85 @@ func TestUnpublishSparesSnapshotOfTableCreatedAgain(t *testing.T) {
 	}
 	checkLive(t, tst2, got, want)
 }
+
+// TestCommitOfDroppedTableDoesNotPublishIntoNewTable: a commit whose
+// table is dropped and created again under its name while it writes its
+// files (here: when they are written, before the snapshot is published)
+// fails with ErrTableDropped and publishes nothing into the new table.
+// Before, it checked its table before writing its files and published its
+// snapshot 1 into the new table, whose readers then found manifests the
+// drop had deleted until the commit's check after publishing took it back
+// (a writer of the new table that built on it in between lost them for
+// good).
+func TestCommitOfDroppedTableDoesNotPublishIntoNewTable(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, err := storage.Open(ctx, "file://"+dir+"?fsync=false")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st2, err := storage.Open(ctx, "file://"+dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := schema.DecodeTableSchema([]byte(testSchemaJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := snapshot.NewCatalog(st).CreateTable(ctx, "default", "dd", ts, false); err != nil {
+		t.Fatal(err)
+	}
+	tst, tst2 := st.Sub(raceTable), st2.Sub(raceTable)
+	sch, err := snapshot.NewSchemaManager(tst, "").Latest(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := testOptions()
+	opts.SchemaTimeMillis = sch.TimeMillis
+	// A reader of the new table, while the old table's commit checks its
+	// table after publishing.
+	var readErr error
+	var read sync.Once
+	in := &storage.Injector{Decide: func(op storage.Op) storage.Fault {
+		if op.Kind != storage.OpReadAll || op.Path != raceTable+"/schema/schema-0" {
+			return storage.NoFault
+		}
+		if ok, _ := st2.Exists(ctx, raceTable+"/snapshot/snapshot-1"); ok {
+			read.Do(func() {
+				s, err := snapshot.NewSnapshotManager(tst2, "").Latest(ctx)
+				if err == nil {
+					_, err = snapshot.LiveEntries(ctx, tst2, s, nil)
+				}
+				readErr = err
+			})
+		}
+		return storage.NoFault
+	}}
+	var created bool
+	_, err = snapshot.NewCommitter(storage.NewFaulty(st, in).Sub(raceTable), opts).Commit(ctx, 0, &snapshot.CommitChanges{
+		Kind: snapshot.CommitKindAppend, CommitUser: "old",
+		Entries: []manifest.ManifestEntry{add(t, fileSpec{name: "old-1", part: 1, rows: 2})},
+		Durable: func(context.Context) error {
+			// Its files are written: another server drops the table and
+			// creates it again.
+			if !created {
+				created = true
+				if err := snapshot.DeleteTableFiles(ctx, tst2); err != nil {
+					return err
+				}
+				time.Sleep(2 * time.Millisecond) // another schema-0 timeMillis
+				return snapshot.NewCatalog(st2).CreateTable(ctx, "default", "dd", ts, false)
+			}
+			return nil
+		},
+	})
+	if !errors.Is(err, snapshot.ErrTableDropped) {
+		t.Fatalf("the old table's commit: %v, want ErrTableDropped", err)
+	}
+	if readErr != nil {
+		t.Fatalf("a read of the new table while the old table's commit was published there: %v", readErr)
+	}
+	if s, err := snapshot.NewSnapshotManager(tst2, "").Latest(ctx); !errors.Is(err, snapshot.ErrSnapshotNotFound) {
+		t.Fatalf("the new table's latest snapshot: %+v, %v; want none", s, err)
+	}
+}
