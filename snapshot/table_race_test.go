@@ -268,36 +268,9 @@ func checkGoneOrWhole(t *testing.T, st storage.Storage, commits int) {
 // new table's snapshot 1 by number.
 func TestUnpublishSparesSnapshotOfTableCreatedAgain(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	// Two opens of one folder: their commit locks (per process, by URL)
-	// differ, as two servers' do.
-	st, err := storage.Open(ctx, "file://"+dir+"?fsync=false")
-	if err != nil {
-		t.Fatal(err)
-	}
-	st2, err := storage.Open(ctx, "file://"+dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts, err := schema.DecodeTableSchema([]byte(testSchemaJSON))
-	if err != nil {
-		t.Fatal(err)
-	}
-	identity := func(tst storage.Storage) snapshot.CommitOptions {
-		t.Helper()
-		sch, err := snapshot.NewSchemaManager(tst, "").Latest(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		o := testOptions()
-		o.SchemaTimeMillis = sch.TimeMillis
-		return o
-	}
-	if err := snapshot.NewCatalog(st).CreateTable(ctx, "default", "dd", ts, false); err != nil {
-		t.Fatal(err)
-	}
+	st, st2, ts := twoServers(t)
 	tst, tst2 := st.Sub(raceTable), st2.Sub(raceTable)
-	old := identity(tst)
+	old := identity(t, tst)
 	var again sync.Once
 	var want model
 	var theirs *snapshot.Snapshot
@@ -321,7 +294,8 @@ func TestUnpublishSparesSnapshotOfTableCreatedAgain(t *testing.T) {
 			e := add(t, fileSpec{name: "new-1", part: 1, rows: 3})
 			want = model{}
 			want.apply(t, []manifest.ManifestEntry{e})
-			theirs, err = snapshot.NewCommitter(tst2, identity(tst2)).Commit(ctx, 0, &snapshot.CommitChanges{Kind: snapshot.CommitKindAppend, CommitUser: "new", Entries: []manifest.ManifestEntry{e}})
+			var err error
+			theirs, err = snapshot.NewCommitter(tst2, identity(t, tst2)).Commit(ctx, 0, &snapshot.CommitChanges{Kind: snapshot.CommitKindAppend, CommitUser: "new", Entries: []manifest.ManifestEntry{e}})
 			if err != nil {
 				t.Error(err)
 			}
@@ -329,7 +303,7 @@ func TestUnpublishSparesSnapshotOfTableCreatedAgain(t *testing.T) {
 		return storage.NoFault
 	}}
 	w := snapshot.NewCommitter(storage.NewFaulty(st, in).Sub(raceTable), old)
-	_, err = w.Commit(ctx, 0, &snapshot.CommitChanges{Kind: snapshot.CommitKindAppend, CommitUser: "old", Entries: []manifest.ManifestEntry{add(t, fileSpec{name: "old-1", part: 1, rows: 2})}})
+	_, err := w.Commit(ctx, 0, &snapshot.CommitChanges{Kind: snapshot.CommitKindAppend, CommitUser: "old", Entries: []manifest.ManifestEntry{add(t, fileSpec{name: "old-1", part: 1, rows: 2})}})
 	if !errors.Is(err, snapshot.ErrTableDropped) {
 		t.Fatalf("the old table's commit: %v, want ErrTableDropped", err)
 	}
@@ -354,29 +328,9 @@ func TestUnpublishSparesSnapshotOfTableCreatedAgain(t *testing.T) {
 // good).
 func TestCommitOfDroppedTableDoesNotPublishIntoNewTable(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	st, err := storage.Open(ctx, "file://"+dir+"?fsync=false")
-	if err != nil {
-		t.Fatal(err)
-	}
-	st2, err := storage.Open(ctx, "file://"+dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts, err := schema.DecodeTableSchema([]byte(testSchemaJSON))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := snapshot.NewCatalog(st).CreateTable(ctx, "default", "dd", ts, false); err != nil {
-		t.Fatal(err)
-	}
+	st, st2, ts := twoServers(t)
 	tst, tst2 := st.Sub(raceTable), st2.Sub(raceTable)
-	sch, err := snapshot.NewSchemaManager(tst, "").Latest(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := testOptions()
-	opts.SchemaTimeMillis = sch.TimeMillis
+	opts := identity(t, tst)
 	// A reader of the new table, while the old table's commit checks its
 	// table after publishing.
 	var readErr error
@@ -397,7 +351,7 @@ func TestCommitOfDroppedTableDoesNotPublishIntoNewTable(t *testing.T) {
 		return storage.NoFault
 	}}
 	var created bool
-	_, err = snapshot.NewCommitter(storage.NewFaulty(st, in).Sub(raceTable), opts).Commit(ctx, 0, &snapshot.CommitChanges{
+	_, err := snapshot.NewCommitter(storage.NewFaulty(st, in).Sub(raceTable), opts).Commit(ctx, 0, &snapshot.CommitChanges{
 		Kind: snapshot.CommitKindAppend, CommitUser: "old",
 		Entries: []manifest.ManifestEntry{add(t, fileSpec{name: "old-1", part: 1, rows: 2})},
 		Durable: func(context.Context) error {
@@ -423,4 +377,40 @@ func TestCommitOfDroppedTableDoesNotPublishIntoNewTable(t *testing.T) {
 	if s, err := snapshot.NewSnapshotManager(tst2, "").Latest(ctx); !errors.Is(err, snapshot.ErrSnapshotNotFound) {
 		t.Fatalf("the new table's latest snapshot: %+v, %v; want none", s, err)
 	}
+}
+
+// twoServers returns two opens of one warehouse holding table dd (their
+// commit locks, per process and by URL, differ, as two servers' do) and
+// dd's schema.
+func twoServers(t *testing.T) (st, st2 storage.Storage, ts *schema.TableSchema) {
+	t.Helper()
+	ctx := context.Background()
+	dir := t.TempDir()
+	var err error
+	if st, err = storage.Open(ctx, "file://"+dir+"?fsync=false"); err != nil {
+		t.Fatal(err)
+	}
+	if st2, err = storage.Open(ctx, "file://"+dir); err != nil {
+		t.Fatal(err)
+	}
+	if ts, err = schema.DecodeTableSchema([]byte(testSchemaJSON)); err != nil {
+		t.Fatal(err)
+	}
+	if err := snapshot.NewCatalog(st).CreateTable(ctx, "default", "dd", ts, false); err != nil {
+		t.Fatal(err)
+	}
+	return st, st2, ts
+}
+
+// identity is the commit options of a writer of the table at tst as it
+// is now (its schema-0's timeMillis).
+func identity(t *testing.T, tst storage.Storage) snapshot.CommitOptions {
+	t.Helper()
+	sch, err := snapshot.NewSchemaManager(tst, "").Latest(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := testOptions()
+	o.SchemaTimeMillis = sch.TimeMillis
+	return o
 }
