@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/lakesql/lakesql/internal/schema"
@@ -61,7 +62,7 @@ func (m *SchemaManager) Schema(ctx context.Context, id schema.SchemaID) (*schema
 	p := m.Path(id)
 	data, err := m.st.ReadAll(ctx, p)
 	if errors.Is(err, storage.ErrNotExist) {
-		return nil, fmt.Errorf("%w: schema %d of branch %s", ErrSchemaNotFound, id, m.branch)
+		return nil, fmt.Errorf("%w: schema %d of branch %s (%s)", ErrSchemaNotFound, id, m.branch, m.location(p))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: read %s: %w", p, err)
@@ -84,6 +85,18 @@ func (m *SchemaManager) Schema(ctx context.Context, id schema.SchemaID) (*schema
 	}
 	m.mu.Unlock()
 	return s, nil
+}
+
+// location is the URL of p (relative to the table): errors name the table
+// ("…/<db>.db/<table>/schema/schema-0"), so the one mapping to MySQL's
+// errors can tell a table dropped under a statement (1146) from a lost
+// file (sqlengine/vanished.go).
+func (m *SchemaManager) location(p string) string {
+	u := m.st.URL()
+	if i := strings.IndexByte(u, '?'); i >= 0 { // file:///wh?fsync=false
+		u = u[:i]
+	}
+	return strings.TrimSuffix(u, "/") + "/" + p
 }
 
 // List returns the ids of all schema files, ascending.
@@ -149,7 +162,7 @@ func (m *SchemaManager) Latest(ctx context.Context) (*schema.TableSchema, error)
 		return nil, err
 	}
 	if !ok {
-		return nil, fmt.Errorf("%w: branch %s has no schema", ErrSchemaNotFound, m.branch)
+		return nil, fmt.Errorf("%w: branch %s has no schema (%s)", ErrSchemaNotFound, m.branch, m.location(m.dir+"/"))
 	}
 	return m.Schema(ctx, id)
 }

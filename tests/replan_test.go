@@ -73,6 +73,60 @@ func TestReadOfExpiredSnapshotIsPlannedAgain(t *testing.T) {
 	mustExec(t, conn, "COMMIT")
 }
 
+// TestReadOfTableDroppedTwiceAnswers1146: a SELECT whose table another
+// server drops and creates again while it reads the schema of its data
+// files, and again under its re-plan, used to answer 1105 "schema not
+// found: schema 0 of branch main" (the error named no table, so the
+// mapping could not tell a dropped table from a lost file). It answers
+// 1146 for dd.
+func TestReadOfTableDroppedTwiceAnswers1146(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "wh")
+	srv2, other := crashServer(t, dir, nil)
+	defer srv2.Close()
+	defer other.Close()
+	// Files written under schema-0, read through schema-1: the read of
+	// schema-0 comes after the table resolved.
+	incarnation := []string{
+		"CREATE TABLE dd (k BIGINT PRIMARY KEY, v BIGINT) WITH ('bucket' = '1')",
+		"INSERT INTO dd VALUES (1, 1), (2, 2)",
+		"ALTER TABLE dd ADD COLUMN c BIGINT",
+	}
+	mustExec(t, other, incarnation...)
+	base, err := storage.Open(ctx, noSyncURL(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The reading server's read of schema-0 finds dd dropped; its next
+	// storage operation finds dd created again.
+	var armed atomic.Int64
+	var dropped atomic.Bool
+	in := &storage.Injector{Decide: func(op storage.Op) storage.Fault {
+		if dropped.CompareAndSwap(true, false) {
+			mustExec(t, other, incarnation...)
+			return storage.NoFault
+		}
+		if (op.Kind == storage.OpOpen || op.Kind == storage.OpReadAll) && strings.HasSuffix(op.Path, "default.db/dd/schema/schema-0") && armed.Add(-1) >= 0 {
+			mustExec(t, other, "DROP TABLE dd")
+			dropped.Store(true)
+		}
+		return storage.NoFault
+	}}
+	srv, db := crashServer(t, dir, storage.NewFaulty(base, in))
+	defer srv.Close()
+	defer db.Close()
+	armed.Store(2) // the statement and its re-plan
+	var n int
+	err = db.QueryRow("SELECT count(*) FROM dd WHERE v > 0").Scan(&n)
+	var me *mysql.MySQLError
+	if !errors.As(err, &me) || me.Number != 1146 || !strings.Contains(me.Message, "'default.dd'") {
+		t.Fatalf("SELECT of a table dropped under it and under its re-plan: %d, %v; want 1146 for default.dd", n, err)
+	}
+	if armed.Load() > 1 {
+		t.Fatalf("the table was not dropped during the statement (%d drops left)", armed.Load())
+	}
+}
+
 // TestMultiStatementReadOfExpiredSnapshotIsPlannedAgain: the statements of
 // a multi-statement query (COM_QUERY with CLIENT_MULTI_STATEMENTS, where
 // each statement is answered in turn) get the same one-time re-plan as a
