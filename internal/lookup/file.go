@@ -64,6 +64,9 @@ type File struct {
 	firstInts []int64
 	refs      atomic.Int32 // Get/Release pairs, plus one held by the cache
 	bufs      sync.Pool
+	// mapped is the whole file mapped read-only (mapFile), or nil: Find
+	// then reads its block without a system call or a copy.
+	mapped []byte
 }
 
 // Rows is the number of records in the file.
@@ -75,8 +78,15 @@ func (f *File) Size() int64 { return f.size }
 // release drops one reference; the last one closes the file.
 func (f *File) release() {
 	if f.refs.Add(-1) == 0 {
-		f.f.Close()
+		f.close()
 	}
+}
+
+// close unmaps and closes the file (its last reference is gone).
+func (f *File) close() {
+	unmapFile(f.mapped)
+	f.mapped = nil
+	f.f.Close()
 }
 
 // Record is one KeyValue found by Find, with its row position in the data
@@ -93,17 +103,22 @@ func (f *File) Find(key []any) (Record, bool, error) {
 		return Record{}, false, nil
 	}
 	b := &f.blocks[i]
-	bp, _ := f.bufs.Get().(*[]byte)
-	if bp == nil {
-		bp = new([]byte)
-	}
-	defer f.bufs.Put(bp)
-	if cap(*bp) < int(b.n) {
-		*bp = make([]byte, b.n)
-	}
-	data := (*bp)[:b.n]
-	if _, err := f.f.ReadAt(data, b.off); err != nil {
-		return Record{}, false, fmt.Errorf("lookup: read block at %d: %w", b.off, err)
+	var data []byte
+	if f.mapped != nil && b.off >= 0 && b.off+int64(b.n) <= int64(len(f.mapped)) {
+		data = f.mapped[b.off : b.off+int64(b.n) : b.off+int64(b.n)]
+	} else {
+		bp, _ := f.bufs.Get().(*[]byte)
+		if bp == nil {
+			bp = new([]byte)
+		}
+		defer f.bufs.Put(bp)
+		if cap(*bp) < int(b.n) {
+			*bp = make([]byte, b.n)
+		}
+		data = (*bp)[:b.n]
+		if _, err := f.f.ReadAt(data, b.off); err != nil {
+			return Record{}, false, fmt.Errorf("lookup: read block at %d: %w", b.off, err)
+		}
 	}
 	if len(data) < 4 {
 		return Record{}, false, fmt.Errorf("%w: short block", ErrCorrupt)
@@ -293,6 +308,7 @@ func build(c *codecs, run kv.RecordReader, level, blockBytes int, dir string) (*
 	}
 	f.rows = pos
 	f.indexInts()
+	f.mapped = mapFile(tmp, f.size)
 	ok = true
 	return f, nil
 }
