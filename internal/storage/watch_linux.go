@@ -86,18 +86,18 @@ func (s *localStorage) DirVersion(ctx context.Context, dir string) (uint64, bool
 	if !s.watch {
 		return 0, false
 	}
-	name, err := s.osPath("watch", strings.TrimSuffix(dir, "/"))
-	if err != nil {
-		return 0, false
+	name, ok := s.watchNames.Load(dir)
+	if !ok {
+		p, err := s.osPath("watch", strings.TrimSuffix(dir, "/"))
+		if err != nil {
+			return 0, false
+		}
+		name, _ = s.watchNames.LoadOrStore(dir, p)
 	}
-	return dirWatch.version(name, s.top, StatementStart(ctx))
+	return dirWatch.version(name.(string), s.top, StatementStart(ctx))
 }
 
 func (w *inotifyWatch) version(name, top string, since time.Time) (uint64, bool) {
-	rel, err := filepath.Rel(top, name)
-	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return 0, false
-	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !w.open() {
@@ -113,6 +113,10 @@ func (w *inotifyWatch) version(name, top string, since time.Time) (uint64, bool)
 	}
 	if d := w.dirs[name]; d != nil {
 		return d.version, !d.above
+	}
+	rel, err := filepath.Rel(top, name)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return 0, false
 	}
 	if len(w.dirs) >= maxWatchedDirs {
 		w.drop()
