@@ -111,7 +111,7 @@ func hasPlaceholder(ps *pointStmt) bool {
 }
 
 func (h *pointHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
-	ps, ok := parsePointStmt(prepare.PrepareStmt)
+	ps, ok := preparedPointStmt(prepare.PrepareStmt)
 	if !ok || !bindPoint(ps, prepare.BindVars) {
 		return h.Handler.ComStmtExecute(ctx, c, prepare, callback)
 	}
