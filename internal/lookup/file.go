@@ -2,6 +2,7 @@ package lookup
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -144,6 +145,9 @@ func (f *File) Find(key []any) (Record, bool, error) {
 	var keyBuf [4]any
 	var ferr error
 	found := -1
+	// A BIGINT key (indexInts) compares as an int64, decoded unboxed.
+	x, intKey := key[0].(int64)
+	intKey = intKey && f.firstInts != nil
 	// Binary search over the block's records by decoded key.
 	lo, hi := 0, n
 	for lo < hi && ferr == nil {
@@ -152,11 +156,21 @@ func (f *File) Find(key []any) (Record, bool, error) {
 		if err != nil {
 			return Record{}, false, err
 		}
-		k, _, err := f.recordKey(data[s:e], keyBuf[:0])
-		if err != nil {
-			return Record{}, false, err
+		var c int
+		if intKey {
+			y, err := f.recordInt(data[s:e])
+			if err != nil {
+				return Record{}, false, err
+			}
+			c = cmp.Compare(y, x)
+		} else {
+			k, _, err := f.recordKey(data[s:e], keyBuf[:0])
+			if err != nil {
+				return Record{}, false, err
+			}
+			c = f.c.cmp(k, key)
 		}
-		switch c := f.c.cmp(k, key); {
+		switch {
 		case c == 0:
 			found, lo = m, hi
 		case c < 0:
@@ -202,6 +216,35 @@ func (f *File) recordKey(rec []byte, dst []any) ([]any, int, error) {
 		return nil, 0, fmt.Errorf("%w: key: %w", ErrCorrupt, err)
 	}
 	return k, p + int(kl), nil
+}
+
+// recordInt decodes a record's key of one non-null BIGINT (indexInts)
+// without boxing it.
+func (f *File) recordInt(rec []byte) (int64, error) {
+	p := 1
+	if len(rec) < 1 {
+		return 0, fmt.Errorf("%w: empty record", ErrCorrupt)
+	}
+	_, n := binary.Varint(rec[p:])
+	if n <= 0 {
+		return 0, fmt.Errorf("%w: sequence number", ErrCorrupt)
+	}
+	p += n
+	_, n = binary.Uvarint(rec[p:])
+	if n <= 0 {
+		return 0, fmt.Errorf("%w: position", ErrCorrupt)
+	}
+	p += n
+	kl, n := binary.Uvarint(rec[p:])
+	if n <= 0 || kl > uint64(len(rec)-p-n) {
+		return 0, fmt.Errorf("%w: key length", ErrCorrupt)
+	}
+	p += n
+	v, ok, err := binaryrow.Int64At(rec[p:p+int(kl)], 1, 0)
+	if err != nil || !ok {
+		return 0, fmt.Errorf("%w: key: %v (null %v)", ErrCorrupt, err, !ok)
+	}
+	return v, nil
 }
 
 // decode decodes a whole record into fresh slices.
