@@ -179,8 +179,25 @@ func isReserved(t Token) bool {
 	if t.Kind != lexWord {
 		return false
 	}
+	return reservedWord(t.Text())
+}
+
+// reservedWord reports whether w is one of reservedWords in any case (as
+// strings.EqualFold compares; an ASCII word can equal one only of its
+// length, so only those are compared).
+func reservedWord(w string) bool {
+	ascii := true
+	for i := 0; i < len(w); i++ {
+		if w[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
 	for _, kw := range reservedWords {
-		if strings.EqualFold(t.Text(), kw) {
+		if ascii && len(w) != len(kw) {
+			continue
+		}
+		if strings.EqualFold(w, kw) {
 			return true
 		}
 	}

@@ -31,3 +31,32 @@ func TestMentionsSnapshotWordsModel(t *testing.T) {
 		t.Fatal("no text mentioned a word")
 	}
 }
+
+// TestReservedWordModel: the length-first check equals comparing with
+// every reserved word by strings.EqualFold, on random words (ASCII, mixed
+// case, the Kelvin sign that folds to k, other non-ASCII letters).
+func TestReservedWordModel(t *testing.T) {
+	pieces := []string{"SEL", "ect", "fr", "OM", "li", "KE", "\u212a", "é", "in", "IS", "_", "x", "version", "SYSTEM_TIME", "a"}
+	r := rand.New(rand.NewPCG(4, 4))
+	hits := 0
+	for range 100000 {
+		var b strings.Builder
+		for range 1 + r.IntN(3) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		w := b.String()
+		want := false
+		for _, kw := range reservedWords {
+			want = want || strings.EqualFold(w, kw)
+		}
+		if got := reservedWord(w); got != want {
+			t.Fatalf("reservedWord(%q) = %v, want %v", w, got, want)
+		}
+		if want {
+			hits++
+		}
+	}
+	if hits == 0 {
+		t.Fatal("no reserved word generated")
+	}
+}
