@@ -20,3 +20,7 @@ func SetReadRawSplits(on bool) func() {
 // RawSectionsRead is how many sections of merged splits were read as they
 // are so far.
 func RawSectionsRead() int64 { return rawSectionsRead.Load() }
+
+// NewestFirstStops is how many one-key lookups stopped before the last
+// file of their split so far.
+func NewestFirstStops() int64 { return newestFirstStops.Load() }
