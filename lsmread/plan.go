@@ -164,6 +164,13 @@ func (t *Table) Plan(ctx context.Context, spec ScanSpec) (*Plan, error) {
 	if err := p.planSplits(ctx); err != nil {
 		return nil, err
 	}
+	if spec.Delta == nil {
+		// A batch read: a big bucket whose files need no merge becomes
+		// several splits (delta, incremental and diff reads keep one split
+		// per bucket).
+		p.Splits = packSplits(p.Splits, core.SourceSplitTargetSize, core.SourceSplitOpenFileCost)
+		p.Stats.Splits = len(p.Splits)
+	}
 	return p, nil
 }
 
