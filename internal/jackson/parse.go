@@ -296,18 +296,8 @@ func (p *parser) array() (Node, error) {
 			return Node{}, err
 		}
 		n.Elems = append(n.Elems, v)
-		p.ws()
-		if p.pos >= len(p.data) {
-			return Node{}, p.errf("unterminated array")
-		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-		case ']':
-			p.pos++
-			return n, nil
-		default:
-			return Node{}, p.errf("expected ',' or ']'")
+		if more, err := p.more(']', "array"); !more || err != nil {
+			return n, err
 		}
 	}
 }
@@ -373,18 +363,26 @@ func (p *parser) object() (Node, error) {
 				}
 			}
 		}
-		p.ws()
-		if p.pos >= len(p.data) {
-			return Node{}, p.errf("unterminated object")
-		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-		case '}':
-			p.pos++
-			return n, nil
-		default:
-			return Node{}, p.errf("expected ',' or '}'")
+		if more, err := p.more('}', "object"); !more || err != nil {
+			return n, err
 		}
 	}
+}
+
+// more reads what follows an element of an array or object: ',' (another
+// element follows) or closer (the end).
+func (p *parser) more(closer byte, what string) (bool, error) {
+	p.ws()
+	if p.pos >= len(p.data) {
+		return false, p.errf("unterminated %s", what)
+	}
+	switch p.data[p.pos] {
+	case ',':
+		p.pos++
+		return true, nil
+	case closer:
+		p.pos++
+		return false, nil
+	}
+	return false, p.errf("expected ',' or '%c'", closer)
 }
