@@ -165,10 +165,13 @@ func (t *Table) Plan(ctx context.Context, spec ScanSpec) (*Plan, error) {
 		return nil, err
 	}
 	if spec.Delta == nil {
-		// A batch read: a big bucket whose files need no merge becomes
-		// several splits (delta, incremental and diff reads keep one split
-		// per bucket).
+		// A batch read: a big bucket becomes several splits, of files that
+		// need no merge or of whole sections (delta, incremental and diff
+		// reads keep one split per bucket).
 		p.Splits = packSplits(p.Splits, core.SourceSplitTargetSize, core.SourceSplitOpenFileCost)
+		if err := p.packMergeSplits(ctx, core.SourceSplitTargetSize, core.SourceSplitOpenFileCost); err != nil {
+			return nil, err
+		}
 		p.Stats.Splits = len(p.Splits)
 	}
 	return p, nil

@@ -14,8 +14,10 @@ import (
 // 'source.split.target-size' is smaller than its files (each weighing at
 // least 'source.split.open-file-cost', 4 MB by default), as Java's
 // AppendOnlySplitGenerator packs them; with the default 128 MB it stays one
-// split, and a primary-key bucket that merges stays one split whatever the
-// target. The rows read are the same either way.
+// split. A primary-key bucket that merges is cut only between sections
+// (files of overlapping keys), as MergeTreeSplitGenerator does: one section
+// stays one split whatever the target. The rows read are the same either
+// way.
 func TestServerSplitsPackedToTargetSize(t *testing.T) {
 	seed := rand.Uint64()
 	rng := rand.New(rand.NewPCG(seed, 9))
@@ -40,6 +42,19 @@ func TestServerSplitsPackedToTargetSize(t *testing.T) {
 			mustExec(t, db, "INSERT INTO "+tbl+" VALUES "+strings.Join(rows, ", "))
 		}
 	}
+	// Sections: keys 0-9, 10-19, 20-29, 30-39, then 0-9 again (overlapping
+	// the first): four sections of whole files, 4 MB each, two to a split;
+	// secs1 is the same table read as one split.
+	mustExec(t, db,
+		"CREATE TABLE secs ("+cols+", PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket' = '1', 'write-only' = 'true', "+small+")",
+		"CREATE TABLE secs1 ("+cols+", PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket' = '1', 'write-only' = 'true')")
+	for _, lo := range []int{0, 10, 20, 30, 0} {
+		var rows []string
+		for id := lo; id < lo+10; id++ {
+			rows = append(rows, fmt.Sprintf("(%d, %d, 's%d', %d.%02d)", id, rng.IntN(1000)-500, rng.IntN(50), rng.IntN(10000), rng.IntN(100)))
+		}
+		mustExec(t, db, "INSERT INTO secs VALUES "+strings.Join(rows, ", "), "INSERT INTO secs1 VALUES "+strings.Join(rows, ", "))
+	}
 	splits := func(query string) int {
 		t.Helper()
 		var b strings.Builder
@@ -55,7 +70,7 @@ func TestServerSplitsPackedToTargetSize(t *testing.T) {
 	}
 	// (A filter every file passes makes EXPLAIN show the split count.)
 	// Five files of a few KB weigh 4 MB each: two to a split of 8 MB.
-	want := map[string]int{"one": 1, "packed": (commits + 1) / 2, "unaware": (commits + 1) / 2, "pk": 1}
+	want := map[string]int{"one": 1, "packed": (commits + 1) / 2, "unaware": (commits + 1) / 2, "pk": 1, "secs": 2, "secs1": 1}
 	for tbl, n := range want {
 		if got := splits("SELECT * FROM " + tbl + " WHERE v > -1000"); got != n {
 			t.Errorf("seed %d: %s read as %d splits, want %d", seed, tbl, got, n)
@@ -67,18 +82,19 @@ func TestServerSplitsPackedToTargetSize(t *testing.T) {
 		"SELECT s, id FROM %s WHERE v > 0 ORDER BY s, id, v",
 		"SELECT d FROM %s",
 	} {
-		base := queryStrings(t, db, fmt.Sprintf(q, "one"))
-		if len(base) == 0 {
-			t.Fatalf("%s: no rows", fmt.Sprintf(q, "one"))
-		}
-		for _, tbl := range []string{"packed", "unaware"} {
+		for _, pair := range [][2]string{{"packed", "one"}, {"unaware", "one"}, {"secs", "secs1"}} {
+			tbl := pair[0]
+			base := queryStrings(t, db, fmt.Sprintf(q, pair[1]))
+			if len(base) == 0 {
+				t.Fatalf("%s: no rows", fmt.Sprintf(q, pair[1]))
+			}
 			got := queryStrings(t, db, fmt.Sprintf(q, tbl))
 			if !strings.Contains(q, "ORDER BY") {
 				sortRows(base)
 				sortRows(got)
 			}
 			if !slices.EqualFunc(got, base, slices.Equal) {
-				t.Errorf("seed %d: %s: %d rows differ from the one-split table's %d", seed, fmt.Sprintf(q, tbl), len(got), len(base))
+				t.Errorf("seed %d: %s: %d rows differ from %s's %d", seed, fmt.Sprintf(q, tbl), len(got), pair[1], len(base))
 			}
 		}
 	}
