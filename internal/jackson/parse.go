@@ -271,24 +271,27 @@ func hex4(b []byte) (rune, bool) {
 	return r, true
 }
 
-func (p *parser) enter() error {
+// open steps into an array or object at p.pos (its opening bracket) and
+// reports whether closer follows at once (an empty container). The caller
+// leaves it with p.depth--.
+func (p *parser) open(closer byte) (empty bool, err error) {
 	if p.depth++; p.depth > MaxDepth {
-		return p.errf("nesting deeper than %d", MaxDepth)
+		return false, p.errf("nesting deeper than %d", MaxDepth)
 	}
-	return nil
+	p.pos++
+	p.ws()
+	if p.pos < len(p.data) && p.data[p.pos] == closer {
+		p.pos++
+		return true, nil
+	}
+	return false, nil
 }
 
 func (p *parser) array() (Node, error) {
-	if err := p.enter(); err != nil {
-		return Node{}, err
-	}
 	defer func() { p.depth-- }()
-	p.pos++
 	n := Node{Kind: Array}
-	p.ws()
-	if p.pos < len(p.data) && p.data[p.pos] == ']' {
-		p.pos++
-		return n, nil
+	if empty, err := p.open(']'); empty || err != nil {
+		return n, err
 	}
 	for {
 		v, err := p.value()
@@ -303,16 +306,10 @@ func (p *parser) array() (Node, error) {
 }
 
 func (p *parser) object() (Node, error) {
-	if err := p.enter(); err != nil {
-		return Node{}, err
-	}
 	defer func() { p.depth-- }()
-	p.pos++
 	n := Node{Kind: Object}
-	p.ws()
-	if p.pos < len(p.data) && p.data[p.pos] == '}' {
-		p.pos++
-		return n, nil
+	if empty, err := p.open('}'); empty || err != nil {
+		return n, err
 	}
 	var index map[string]int // once the object has more than indexAfter members
 	for {
