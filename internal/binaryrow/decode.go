@@ -181,7 +181,7 @@ func (d *decoder) decodeValue(f *field, b []byte, slot, minOff int) (any, error)
 		return append([]byte{}, x...), nil
 	case kDecimalCompact:
 		v := schema.Decimal{Compact: int64(binary.LittleEndian.Uint64(b[slot:])), Scale: int32(f.scale)}
-		if !decimalFits(v, f.precision) {
+		if !v.Fits(f.precision) {
 			return nil, corrupt("decimal %d exceeds DECIMAL(%d, %d)", v.Compact, f.precision, f.scale)
 		}
 		return v, nil
@@ -194,7 +194,7 @@ func (d *decoder) decodeValue(f *field, b []byte, slot, minOff int) (any, error)
 			return nil, corrupt("decimal of %d bytes", size)
 		}
 		v := decimalFromBytes(b[off:off+size], f.scale)
-		if !decimalFits(v, f.precision) {
+		if !v.Fits(f.precision) {
 			return nil, corrupt("decimal exceeds DECIMAL(%d, %d)", f.precision, f.scale)
 		}
 		return v, nil
