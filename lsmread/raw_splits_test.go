@@ -60,35 +60,40 @@ func readPlanBatches(ctx context.Context, plan *lsmread.Plan) ([][]any, error) {
 	return rows, nil
 }
 
-// compareRawAndMerged reads spec with the raw-split rules on and off, as
-// rows and as column batches, and fails when any of the four reads differ;
+// compareRawAndMerged reads spec with the raw-split rules on and off and
+// with the column merge on and off, as rows and as column batches, and fails
+// when any of the reads differ from the row merge's rows (every rule off);
 // it returns the plan read with the rules on.
 func compareRawAndMerged(t *testing.T, what string, tbl *lsmread.Table, spec lsmread.ScanSpec) (*lsmread.Plan, [][]any) {
 	t.Helper()
 	ctx := context.Background()
-	read := func(raw bool) (*lsmread.Plan, [][]any, [][]any) {
+	read := func(raw, columns bool) (*lsmread.Plan, [][]any, [][]any) {
 		defer lsmread.SetReadRawSplits(raw)()
+		defer lsmread.SetReadColumnMerge(columns)()
 		plan, err := tbl.Plan(ctx, spec)
 		if err != nil {
 			t.Fatalf("%s: plan: %v", what, err)
 		}
 		rows, err := readPlan(ctx, plan)
 		if err != nil {
-			t.Fatalf("%s: read (raw splits %v): %v", what, raw, err)
+			t.Fatalf("%s: read (raw splits %v, column merge %v): %v", what, raw, columns, err)
 		}
 		batches, err := readPlanBatches(ctx, plan)
 		if err != nil {
-			t.Fatalf("%s: batch read (raw splits %v): %v", what, raw, err)
+			t.Fatalf("%s: batch read (raw splits %v, column merge %v): %v", what, raw, columns, err)
 		}
 		return plan, rows, batches
 	}
-	plan, rawRows, rawBatches := read(true)
-	mergePlan, mergedRows, mergedBatches := read(false)
+	plan, rawRows, rawBatches := read(true, true)
+	mergePlan, colRows, colBatches := read(false, true)
+	_, mergedRows, mergedBatches := read(false, false)
 	if mergePlan.Stats.RawBuckets != 0 {
 		t.Fatalf("%s: %d buckets read raw with the rule off", what, mergePlan.Stats.RawBuckets)
 	}
 	sameMultiset(t, what+": raw-split rows vs merged rows", rawRows, mergedRows)
 	sameMultiset(t, what+": raw-split batches vs merged rows", rawBatches, mergedRows)
+	sameMultiset(t, what+": column-merged rows vs merged rows", colRows, mergedRows)
+	sameMultiset(t, what+": column-merged batches vs merged rows", colBatches, mergedRows)
 	sameMultiset(t, what+": merged batches vs merged rows", mergedBatches, mergedRows)
 	if spec.Filter == nil && spec.Projection == nil {
 		if n, ok, err := plan.CountFromStats(ctx); err != nil {
@@ -148,6 +153,7 @@ func TestRawSplitsEqualMergeRandom(t *testing.T) {
 		{name: "lookup-changelog", options: map[string]string{"changelog-producer": "lookup"}, deletes: true, model: true},
 	}
 	rawBuckets, rawSections := 0, 0
+	col0 := lsmread.ColumnMergedSections()
 	for ei, eng := range engines {
 		t.Run(eng.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(seed, uint64(ei)))
@@ -156,9 +162,14 @@ func TestRawSplitsEqualMergeRandom(t *testing.T) {
 			rawSections += s
 		})
 	}
-	t.Logf("seed %d: %d buckets read raw, %d single-file sections of merged buckets read raw", seed, rawBuckets, rawSections)
+	colSections := lsmread.ColumnMergedSections() - col0
+	t.Logf("seed %d: %d buckets read raw, %d single-file sections of merged buckets read raw, %d sections merged over column batches",
+		seed, rawBuckets, rawSections, colSections)
 	if rawBuckets == 0 || rawSections == 0 {
 		t.Fatalf("seed %d: the raw-split rules never applied (%d raw buckets, %d raw sections)", seed, rawBuckets, rawSections)
+	}
+	if colSections == 0 {
+		t.Fatalf("seed %d: no section was merged over column batches", seed)
 	}
 }
 

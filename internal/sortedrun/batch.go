@@ -28,12 +28,15 @@ type BatchReader struct {
 	file   datafile.Batch // file columns
 	types  []schema.DataType
 	sel    []int32
+	// records: a KeyValue file read for a columnar merge (every record,
+	// retractions too; SeqNums and Kinds give the system columns).
+	records bool
 }
 
 // OpenBatches opens f for a columnar read; vec and groups are as for
 // OpenRows.
 func (r *Reader) OpenBatches(ctx context.Context, f *File, vec dv.DeletionVector, groups GroupFilter) (*BatchReader, error) {
-	return r.openBatches(ctx, f, vec, groups, false)
+	return r.openBatches(ctx, f, vec, groups, false, false)
 }
 
 // OpenBatchesAdds opens f, a data file in the KeyValue layout, for a
@@ -42,11 +45,35 @@ func (r *Reader) OpenBatches(ctx context.Context, f *File, vec dv.DeletionVector
 // when no other file holds its keys and the merge engine keeps a key's one
 // record as it is (deduplicate).
 func (r *Reader) OpenBatchesAdds(ctx context.Context, f *File, groups GroupFilter) (*BatchReader, error) {
-	return r.openBatches(ctx, f, nil, groups, true)
+	return r.openBatches(ctx, f, nil, groups, true, false)
 }
 
-func (r *Reader) openBatches(ctx context.Context, f *File, vec dv.DeletionVector, groups GroupFilter, adds bool) (*BatchReader, error) {
-	fr, l, err := r.openSelected(ctx, f, groups, adds)
+// OpenKeyValueBatches opens f, a data file in the KeyValue layout, for a
+// merge over column batches: every record is in the batches (retractions
+// too), with the deletion vector vec (nil: none) as the selection, and
+// SeqNums and Kinds give each batch's _SEQUENCE_NUMBER and _VALUE_KIND. The
+// key fields must be read.
+func (r *Reader) OpenKeyValueBatches(ctx context.Context, f *File, vec dv.DeletionVector) (*BatchReader, error) {
+	for _, i := range r.keyIdx {
+		if !r.need[i] {
+			return nil, fmt.Errorf("sortedrun: key field %s is not read", r.fields[i].Name)
+		}
+	}
+	if vec != nil && vec.IsEmpty() {
+		vec = nil
+	}
+	return r.openBatches(ctx, f, vec, nil, false, true)
+}
+
+func (r *Reader) openBatches(ctx context.Context, f *File, vec dv.DeletionVector, groups GroupFilter, adds, records bool) (*BatchReader, error) {
+	sys := noSystem
+	switch {
+	case records:
+		sys = withSystemInt32Kind
+	case adds:
+		sys = withSystem
+	}
+	fr, l, err := r.openSelected(ctx, f, groups, sys)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +86,7 @@ func (r *Reader) openBatches(ctx context.Context, f *File, vec dv.DeletionVector
 	for i := range r.fields {
 		types[i] = r.fields[i].Type
 	}
-	return &BatchReader{r: r, fr: fr, src: src, layout: l, dv: vec, types: types}, nil
+	return &BatchReader{r: r, fr: fr, src: src, layout: l, dv: vec, types: types, records: records}, nil
 }
 
 // Next fills b with the next batch (one vector per read field; fields not
@@ -116,7 +143,7 @@ func (br *BatchReader) Next(b *datafile.Batch) error {
 			}
 		}
 		kinds := -1
-		if l.KindCol >= 0 {
+		if l.KindCol >= 0 && !br.records {
 			kinds = l.KindCol
 		}
 		if br.dv == nil && kinds < 0 {
@@ -146,6 +173,36 @@ func (br *BatchReader) Next(b *datafile.Batch) error {
 		}
 		return nil
 	}
+}
+
+// SeqNums returns the _SEQUENCE_NUMBER of every row of the batch Next
+// filled last (OpenKeyValueBatches), valid until the next call.
+func (br *BatchReader) SeqNums() ([]int64, error) {
+	return systemColumn(&br.file, br.layout.SeqCol, datafile.VectorInt64, func(v *datafile.Vector) []int64 { return v.Int64 })
+}
+
+// Kinds returns the _VALUE_KIND of every row of the batch Next filled last
+// (OpenKeyValueBatches) as Int32 values, valid until the next call; the
+// caller checks their range.
+func (br *BatchReader) Kinds() ([]int32, error) {
+	return systemColumn(&br.file, br.layout.KindCol, datafile.VectorInt32, func(v *datafile.Vector) []int32 { return v.Int32 })
+}
+
+// systemColumn returns the values of a system column of a file batch,
+// refusing a NULL or a missing column as corrupt.
+func systemColumn[T any](b *datafile.Batch, col int, kind datafile.VectorKind, vals func(*datafile.Vector) []T) ([]T, error) {
+	if col < 0 || col >= len(b.Cols) || b.Cols[col].Kind() != kind {
+		return nil, fmt.Errorf("sortedrun: %w: no system column %d in a KeyValue batch", datafile.ErrCorrupt, col)
+	}
+	v := &b.Cols[col]
+	if v.Nulls != nil {
+		for _, null := range v.Nulls[:b.Len] {
+			if null {
+				return nil, fmt.Errorf("sortedrun: %w: NULL %s or %s", datafile.ErrCorrupt, datafile.SequenceNumberName, datafile.ValueKindName)
+			}
+		}
+	}
+	return vals(v)[:b.Len], nil
 }
 
 // Close releases the file. It is safe to call more than once.

@@ -262,19 +262,33 @@ type RowReader struct {
 // marks. groups, when not nil, selects the row groups to read; the file is
 // opened once either way.
 func (r *Reader) OpenRows(ctx context.Context, f *File, vec dv.DeletionVector, groups GroupFilter) (*RowReader, error) {
-	fr, l, err := r.openSelected(ctx, f, groups, false)
+	fr, l, err := r.openSelected(ctx, f, groups, noSystem)
 	if err != nil {
 		return nil, err
 	}
 	return &RowReader{r: r, fr: fr, layout: l, dv: vec, rows: make([][]any, BatchSize), full: make([]any, len(r.fields))}, nil
 }
 
+// systemCols says which system columns of a KeyValue file a read decodes.
+type systemCols uint8
+
+const (
+	noSystem   systemCols = iota
+	withSystem            // _SEQUENCE_NUMBER and _VALUE_KIND as their types
+	// withSystemInt32Kind decodes _VALUE_KIND (a TINYINT, INT32 in Parquet)
+	// as INT: a typed Int32 vector instead of boxed int8 values.
+	withSystemInt32Kind
+)
+
 // openSelected opens f once for a row or batch read and selects the row
 // groups groups keeps.
-func (r *Reader) openSelected(ctx context.Context, f *File, groups GroupFilter, withSystem bool) (datafile.FileReader, *Layout, error) {
-	l, err := r.layout(ctx, f, withSystem)
+func (r *Reader) openSelected(ctx context.Context, f *File, groups GroupFilter, sys systemCols) (datafile.FileReader, *Layout, error) {
+	l, err := r.layout(ctx, f, sys != noSystem)
 	if err != nil {
 		return nil, nil, err
+	}
+	if sys == withSystemInt32Kind {
+		l.Cols[l.KindCol].Type = schema.AtomicType(schema.TypeInt)
 	}
 	fr, err := r.open(ctx, f, l.Cols)
 	if err != nil {

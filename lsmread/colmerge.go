@@ -1,0 +1,498 @@
+package lsmread
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync/atomic"
+
+	"github.com/lakesql/lakesql/internal/datafile"
+	"github.com/lakesql/lakesql/internal/kv"
+	"github.com/lakesql/lakesql/internal/schema"
+	"github.com/lakesql/lakesql/internal/sortedrun"
+	"github.com/lakesql/lakesql/snapshot/manifest"
+)
+
+// readColumnMerge, when false, merges every section through the row merge
+// (kv.SortMergeReader) even where the column merge applies (tests compare
+// both).
+var readColumnMerge = true
+
+// columnMergedSections counts the sections merged over column batches
+// (tests).
+var columnMergedSections atomic.Int64
+
+// columnMergeable reports whether the merged sections of the plan's buckets
+// are merged over column batches (columnMerge) rather than row by row: a
+// deduplicate table without sequence.field, read for its rows (not their
+// kinds). Other merge engines (partial-update, aggregation) combine values
+// of several records and keep the row merge; first-row tables and tables
+// with deletion vectors are not merged at all.
+func (p *Plan) columnMergeable() bool {
+	return readColumnMerge && p.isPK() && !p.rawPK() && !p.Spec.KeepDelete &&
+		p.Core.MergeEngine == schema.MergeEngineDeduplicate && len(p.Core.SequenceField) == 0
+}
+
+// columnMerge merges the sorted runs of one section of a deduplicate table
+// over column batches, as kv.SortMergeReader with the deduplicate merge
+// function does row by row. Each run's files are decoded into typed vectors
+// with their _SEQUENCE_NUMBER and _VALUE_KIND; a k-way merge (a binary heap
+// of runs ordered by their current key, compared on the vectors) takes the
+// records in key order; of the records of one key the latest (by sequence
+// number, then run) wins, and a winner that adds a row has its position
+// recorded (run, row). The needed columns of the winners are then gathered
+// by position, column by column, into the output batch — no value is boxed.
+//
+// With lookup (changelog-producer=lookup, force-lookup) the winner is taken
+// as Java's LookupMergeFunction takes it: among the level-0 records and the
+// one record of the lowest level above 0. With ignore-delete retractions
+// never win. Keys a run holds more than once are merged as well.
+type columnMerge struct {
+	r     *Reader
+	ctx   context.Context
+	split *DataSplit
+	runs  []colRun
+	heap  []int32 // run indexes, a binary min-heap by current key
+	keys  []int   // read-schema indexes of the key fields
+	kinds []datafile.VectorKind
+	types []schema.DataType // of the key fields
+	fill  []int             // read-schema fields gathered into out
+	// out is the merged batch in the read schema (only fill fields are
+	// set); n rows are placed.
+	out datafile.Batch
+	n   int
+	sel []int32
+	// The key being merged: its vectors and row (a run's batch, or
+	// scratch once that batch was replaced), and the merge of its records.
+	has     bool
+	curCols []datafile.Vector
+	curRow  int
+	curRun  int32 // -1: scratch
+	scratch []datafile.Vector
+	best    colRecord // latest eligible record (no lookup)
+	l0      colRecord // lookup: latest eligible level-0 record
+	high    colRecord // lookup: the record of the lowest level above 0
+	win     colRecord // the winner placed (or not: a retraction) at slot n-1
+	placed  bool
+	lookup  bool
+	ignDel  bool
+	done    bool
+}
+
+// colRecord is one record of the key being merged.
+type colRecord struct {
+	ok    bool
+	seq   int64
+	run   int32
+	row   int32 // in the run's current batch
+	pos   int64 // order of the record in its run
+	kind  kv.RowKind
+	level int
+}
+
+// later reports whether a comes after b in the merge order of records of
+// one key (sequence number, then run, then position in the run).
+func (a *colRecord) later(b *colRecord) bool {
+	if a.seq != b.seq {
+		return a.seq > b.seq
+	}
+	if a.run != b.run {
+		return a.run > b.run
+	}
+	return a.pos > b.pos
+}
+
+// colRun is one sorted run of a section: its files read one after another.
+type colRun struct {
+	files []manifest.DataFileMeta
+	next  int // next file to open
+	br    *sortedrun.BatchReader
+	b     datafile.Batch // read-schema batch
+	seq   []int64
+	kind  []int32
+	level int
+	rows  []int32 // the batch's selection (nil: all rows)
+	i, n  int     // current index into the selection (or rows), count
+	row   int32   // current row of the batch
+	pos   int64   // records consumed before the current one
+	pend  []colGather
+}
+
+// colGather places row of a run's current batch at slot out.
+type colGather struct{ out, row int32 }
+
+// newColumnMerge prepares merging the sorted runs of one section.
+func (r *Reader) newColumnMerge(ctx context.Context, split *DataSplit, sec [][]manifest.DataFileMeta) (*columnMerge, error) {
+	m := &columnMerge{r: r, ctx: ctx, split: split, keys: r.keyIdx, curRun: -1, lookup: r.lookup,
+		ignDel: r.factory.Options().IgnoreDelete}
+	for _, f := range r.keyIdx {
+		m.kinds = append(m.kinds, datafile.KindOf(&r.fields[f].Type))
+		m.types = append(m.types, r.fields[f].Type)
+	}
+	seen := make([]bool, len(r.fields))
+	for _, f := range r.out {
+		seen[f] = true
+	}
+	for f := range Fields(r.filter) {
+		if f >= 0 && f < len(seen) {
+			seen[f] = true
+		}
+	}
+	for f, ok := range seen {
+		if ok {
+			m.fill = append(m.fill, f)
+		}
+	}
+	m.out.Cols = make([]datafile.Vector, len(r.fields))
+	m.scratch = make([]datafile.Vector, len(r.fields))
+	m.runs = make([]colRun, len(sec))
+	for i, files := range sec {
+		for j := range files {
+			if err := checkFormat(&files[j]); err != nil {
+				return nil, err
+			}
+		}
+		m.runs[i].files = files
+	}
+	for i := range m.runs {
+		err := m.load(&m.runs[i])
+		if errors.Is(err, io.EOF) {
+			continue
+		}
+		if err != nil {
+			m.Close()
+			return nil, err
+		}
+		m.heap = append(m.heap, int32(i))
+	}
+	for i := len(m.heap)/2 - 1; i >= 0; i-- {
+		m.down(i)
+	}
+	columnMergedSections.Add(1)
+	return m, nil
+}
+
+// load reads the next batch of a run with a record left, opening its next
+// file when one ends; io.EOF when the run has no record left.
+func (m *columnMerge) load(run *colRun) error {
+	for {
+		if run.br == nil {
+			if run.next >= len(run.files) {
+				return io.EOF
+			}
+			f := &run.files[run.next]
+			run.next++
+			br, err := m.r.run.OpenKeyValueBatches(m.ctx, m.split.file(f), nil)
+			if err != nil {
+				return err
+			}
+			run.br, run.level = br, int(f.Level)
+		}
+		err := run.br.Next(&run.b)
+		if errors.Is(err, io.EOF) {
+			err = run.br.Close()
+			run.br = nil
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if run.seq, err = run.br.SeqNums(); err != nil {
+			return err
+		}
+		if run.kind, err = run.br.Kinds(); err != nil {
+			return err
+		}
+		run.rows, run.n, run.i = run.b.Sel, run.b.Rows(), 0
+		if run.n == 0 {
+			continue
+		}
+		run.row = 0
+		if run.rows != nil {
+			run.row = run.rows[0]
+		}
+		return nil
+	}
+}
+
+// cmpKey compares the key at row i of a with the key at row j of b (read-
+// schema vectors) as kv.NewKeyComparator does: field by field, NULL first.
+func (m *columnMerge) cmpKey(a []datafile.Vector, i int, b []datafile.Vector, j int) int {
+	for x, f := range m.keys {
+		va, vb := &a[f], &b[f]
+		na := va.Nulls != nil && va.Nulls[i]
+		nb := vb.Nulls != nil && vb.Nulls[j]
+		if na || nb {
+			if na && nb {
+				continue
+			}
+			if na {
+				return -1
+			}
+			return 1
+		}
+		var c int
+		switch m.kinds[x] {
+		case datafile.VectorInt64, datafile.VectorDecimal64:
+			c = cmp.Compare(va.Int64[i], vb.Int64[j])
+		case datafile.VectorInt32:
+			c = cmp.Compare(va.Int32[i], vb.Int32[j])
+		case datafile.VectorString:
+			c = strings.Compare(va.Str[i], vb.Str[j])
+		case datafile.VectorFloat64:
+			c = schema.JavaDoubleCompare(va.Float64[i], vb.Float64[j])
+		default:
+			c = schema.Compare(&m.types[x], va.Any[i], vb.Any[j])
+		}
+		if c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+func (m *columnMerge) less(a, b int32) bool {
+	ra, rb := &m.runs[a], &m.runs[b]
+	if c := m.cmpKey(ra.b.Cols, int(ra.row), rb.b.Cols, int(rb.row)); c != 0 {
+		return c < 0
+	}
+	return a < b
+}
+
+func (m *columnMerge) down(i int) {
+	h := m.heap
+	n := len(h)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		c := l
+		if r := l + 1; r < n && m.less(h[r], h[l]) {
+			c = r
+		}
+		if !m.less(h[c], h[i]) {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
+}
+
+// Next fills b with the next merged rows that pass the filter, projected
+// (as rawBatches does), or returns io.EOF.
+func (m *columnMerge) Next(b *datafile.Batch) error {
+	for !m.done {
+		if err := m.merge(); err != nil {
+			return err
+		}
+		if m.n == 0 {
+			continue
+		}
+		if m.r.projectBatch(&m.out, b, &m.sel) {
+			return nil
+		}
+	}
+	return io.EOF
+}
+
+// merge places up to sortedrun.BatchSize merged rows in m.out. A batch
+// ends where a new key starts, so that records of one key never straddle
+// two batches.
+func (m *columnMerge) merge() error {
+	for _, f := range m.fill {
+		m.out.Cols[f].Reset(m.r.fields[f].Type, sortedrun.BatchSize)
+	}
+	m.n = 0
+	m.placed = false
+	for len(m.heap) > 0 {
+		ri := m.heap[0]
+		run := &m.runs[ri]
+		if !m.has || m.cmpKey(run.b.Cols, int(run.row), m.curCols, m.curRow) != 0 {
+			if m.n == sortedrun.BatchSize {
+				break
+			}
+			m.has, m.curCols, m.curRow, m.curRun = true, run.b.Cols, int(run.row), ri
+			m.best, m.l0, m.high, m.win, m.placed = colRecord{}, colRecord{}, colRecord{}, colRecord{}, false
+		}
+		k := run.kind[run.row]
+		if k < 0 || k > 3 {
+			return fmt.Errorf("lsmread: %w: %s %d", datafile.ErrCorrupt, datafile.ValueKindName, k)
+		}
+		m.add(colRecord{ok: true, seq: run.seq[run.row], run: ri, row: run.row, pos: run.pos, kind: kv.RowKind(k), level: run.level})
+		if err := m.advance(ri); err != nil {
+			return err
+		}
+	}
+	if len(m.heap) == 0 {
+		m.done = true
+	}
+	for i := range m.runs {
+		m.scatter(&m.runs[i])
+	}
+	for _, f := range m.fill {
+		v := &m.out.Cols[f]
+		v.Len = m.n
+		if v.Nulls != nil {
+			v.Nulls = v.Nulls[:m.n]
+		}
+	}
+	m.out.Len, m.out.FirstRow, m.out.Sel = m.n, 0, nil
+	return nil
+}
+
+// eligible reports whether a record may win (ignore-delete skips
+// retractions).
+func (m *columnMerge) eligible(x *colRecord) bool { return !m.ignDel || x.kind.IsAdd() }
+
+// add merges one record of the current key and places the winner.
+func (m *columnMerge) add(x colRecord) {
+	var w colRecord
+	if !m.lookup {
+		if m.eligible(&x) && (!m.best.ok || x.later(&m.best)) {
+			m.best = x
+		}
+		w = m.best
+	} else {
+		if x.level <= 0 {
+			if m.eligible(&x) && (!m.l0.ok || x.later(&m.l0)) {
+				m.l0 = x
+			}
+		} else if !m.high.ok || x.level < m.high.level || (x.level == m.high.level && m.high.later(&x)) {
+			m.high = x
+		}
+		w = m.l0
+		if m.high.ok && m.eligible(&m.high) && (!w.ok || m.high.later(&w)) {
+			w = m.high
+		}
+	}
+	if w.ok == m.win.ok && w.run == m.win.run && w.pos == m.win.pos {
+		return
+	}
+	if m.placed {
+		// The slot of the key is the last one; its gather, unless the
+		// run's batch was replaced since (and gathered), is the run's last.
+		pr := &m.runs[m.win.run]
+		if l := len(pr.pend); l > 0 && int(pr.pend[l-1].out) == m.n-1 {
+			pr.pend = pr.pend[:l-1]
+		}
+		m.n--
+		m.placed = false
+	}
+	m.win = w
+	if w.ok && w.kind.IsAdd() {
+		run := &m.runs[w.run]
+		run.pend = append(run.pend, colGather{out: int32(m.n), row: w.row})
+		m.n++
+		m.placed = true
+	}
+}
+
+// advance moves the run at the top of the heap to its next record.
+func (m *columnMerge) advance(ri int32) error {
+	run := &m.runs[ri]
+	run.i++
+	run.pos++
+	if run.i < run.n {
+		if run.rows != nil {
+			run.row = run.rows[run.i]
+		} else {
+			run.row = int32(run.i)
+		}
+		m.down(0)
+		return nil
+	}
+	// The batch ends: gather its winners, keep the current key if it is
+	// there, then read on.
+	m.scatter(run)
+	if m.curRun == ri {
+		m.saveKey()
+	}
+	err := m.load(run)
+	if errors.Is(err, io.EOF) {
+		last := len(m.heap) - 1
+		m.heap[0] = m.heap[last]
+		m.heap = m.heap[:last]
+	} else if err != nil {
+		return err
+	}
+	if len(m.heap) > 0 {
+		m.down(0)
+	}
+	return nil
+}
+
+// saveKey copies the current key into scratch before its batch is
+// replaced.
+func (m *columnMerge) saveKey() {
+	for _, f := range m.keys {
+		m.scratch[f].Reset(m.r.fields[f].Type, 1)
+		gather(&m.scratch[f], &m.curCols[f], []colGather{{out: 0, row: int32(m.curRow)}})
+	}
+	m.curCols, m.curRow, m.curRun = m.scratch, 0, -1
+}
+
+// scatter gathers the placed rows of a run's current batch into out.
+func (m *columnMerge) scatter(run *colRun) {
+	if len(run.pend) == 0 {
+		return
+	}
+	for _, f := range m.fill {
+		gather(&m.out.Cols[f], &run.b.Cols[f], run.pend)
+	}
+	run.pend = run.pend[:0]
+}
+
+// gather copies src[g.row] to dst[g.out] for every g, values and NULLs.
+func gather(dst, src *datafile.Vector, gs []colGather) {
+	switch src.Kind() {
+	case datafile.VectorInt64, datafile.VectorDecimal64:
+		gatherValues(dst, src, gs, dst.Int64, src.Int64)
+	case datafile.VectorInt32:
+		gatherValues(dst, src, gs, dst.Int32, src.Int32)
+	case datafile.VectorFloat64:
+		gatherValues(dst, src, gs, dst.Float64, src.Float64)
+	case datafile.VectorString:
+		gatherValues(dst, src, gs, dst.Str, src.Str)
+	default:
+		gatherValues(dst, src, gs, dst.Any, src.Any)
+	}
+}
+
+func gatherValues[T any](dst, src *datafile.Vector, gs []colGather, d, s []T) {
+	if src.Nulls == nil && dst.Nulls == nil {
+		for _, g := range gs {
+			d[g.out] = s[g.row]
+		}
+		return
+	}
+	for _, g := range gs {
+		if src.Nulls != nil && src.Nulls[g.row] {
+			dst.SetNull(int(g.out))
+			continue
+		}
+		d[g.out] = s[g.row]
+		if dst.Nulls != nil {
+			dst.Nulls[g.out] = false
+		}
+	}
+}
+
+// Close closes the runs' open files.
+func (m *columnMerge) Close() error {
+	var errs []error
+	for i := range m.runs {
+		if br := m.runs[i].br; br != nil {
+			errs = append(errs, br.Close())
+			m.runs[i].br = nil
+		}
+	}
+	m.heap, m.done = nil, true
+	return errors.Join(errs...)
+}
