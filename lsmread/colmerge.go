@@ -59,6 +59,9 @@ type columnMerge struct {
 	keys  []int   // read-schema indexes of the key fields
 	kinds []datafile.VectorKind
 	types []schema.DataType // of the key fields
+	// mode: a key of one integer or string column is compared on the
+	// value each run caches for its current row (colRun.head).
+	mode keyMode
 	fill  []int             // read-schema fields gathered into out
 	// out is the merged batch in the read schema (only fill fields are
 	// set); n rows are placed.
@@ -68,10 +71,13 @@ type columnMerge struct {
 	// The key being merged: its vectors and row (a run's batch, or
 	// scratch once that batch was replaced), and the merge of its records.
 	has     bool
+	cur     keyHead // the key (keyInt, keyString)
 	curCols []datafile.Vector
 	curRow  int
 	curRun  int32 // -1: scratch
 	scratch []datafile.Vector
+	one     colRecord // the key's first record
+	multi   bool      // the key has more than one record: best, l0, high hold
 	best    colRecord // latest eligible record (no lookup)
 	l0      colRecord // lookup: latest eligible level-0 record
 	high    colRecord // lookup: the record of the lowest level above 0
@@ -82,15 +88,48 @@ type columnMerge struct {
 	done    bool
 }
 
+// keyMode is how a column merge compares keys.
+type keyMode uint8
+
+const (
+	keyVectors keyMode = iota // field by field on the vectors (cmpKey)
+	keyInt                    // one BIGINT, INT or DECIMAL(p ≤ 18) column
+	keyString                 // one CHAR or VARCHAR column
+)
+
+// keyHead is the key of a run's current row in keyInt and keyString mode.
+type keyHead struct {
+	i    int64
+	s    string
+	null bool
+}
+
+// cmpHead compares two keys of one mode, NULL first.
+func cmpHead(mode keyMode, a, b *keyHead) int {
+	if a.null || b.null {
+		switch {
+		case a.null && b.null:
+			return 0
+		case a.null:
+			return -1
+		}
+		return 1
+	}
+	if mode == keyInt {
+		return cmp.Compare(a.i, b.i)
+	}
+	return strings.Compare(a.s, b.s)
+}
+
 // colRecord is one record of the key being merged.
 type colRecord struct {
-	ok    bool
 	seq   int64
+	pos   int64 // order of the record in its run
 	run   int32
 	row   int32 // in the run's current batch
-	pos   int64 // order of the record in its run
+	level int32
 	kind  kv.RowKind
-	level int
+	ok    bool
 }
 
 // later reports whether a comes after b in the merge order of records of
@@ -113,10 +152,11 @@ type colRun struct {
 	b     datafile.Batch // read-schema batch
 	seq   []int64
 	kind  []int32
-	level int
+	level int32
 	rows  []int32 // the batch's selection (nil: all rows)
 	i, n  int     // current index into the selection (or rows), count
 	row   int32   // current row of the batch
+	head  keyHead // its key (keyInt, keyString)
 	pos   int64   // records consumed before the current one
 	pend  []colGather
 }
@@ -131,6 +171,14 @@ func (r *Reader) newColumnMerge(ctx context.Context, split *DataSplit, sec [][]m
 	for _, f := range r.keyIdx {
 		m.kinds = append(m.kinds, datafile.KindOf(&r.fields[f].Type))
 		m.types = append(m.types, r.fields[f].Type)
+	}
+	if len(m.kinds) == 1 {
+		switch m.kinds[0] {
+		case datafile.VectorInt64, datafile.VectorDecimal64, datafile.VectorInt32:
+			m.mode = keyInt
+		case datafile.VectorString:
+			m.mode = keyString
+		}
 	}
 	seen := make([]bool, len(r.fields))
 	for _, f := range r.out {
@@ -189,7 +237,7 @@ func (m *columnMerge) load(run *colRun) error {
 			if err != nil {
 				return err
 			}
-			run.br, run.level = br, int(f.Level)
+			run.br, run.level = br, int32(f.Level)
 		}
 		err := run.br.Next(&run.b)
 		if errors.Is(err, io.EOF) {
@@ -217,7 +265,26 @@ func (m *columnMerge) load(run *colRun) error {
 		if run.rows != nil {
 			run.row = run.rows[0]
 		}
+		m.setHead(run)
 		return nil
+	}
+}
+
+// setHead caches the key of the run's current row (keyInt, keyString).
+func (m *columnMerge) setHead(run *colRun) {
+	if m.mode == keyVectors {
+		return
+	}
+	v := &run.b.Cols[m.keys[0]]
+	k := run.row
+	run.head.null = v.Nulls != nil && v.Nulls[k]
+	switch m.kinds[0] {
+	case datafile.VectorInt64, datafile.VectorDecimal64:
+		run.head.i = v.Int64[k]
+	case datafile.VectorInt32:
+		run.head.i = int64(v.Int32[k])
+	case datafile.VectorString:
+		run.head.s = v.Str[k]
 	}
 }
 
@@ -259,10 +326,28 @@ func (m *columnMerge) cmpKey(a []datafile.Vector, i int, b []datafile.Vector, j 
 
 func (m *columnMerge) less(a, b int32) bool {
 	ra, rb := &m.runs[a], &m.runs[b]
-	if c := m.cmpKey(ra.b.Cols, int(ra.row), rb.b.Cols, int(rb.row)); c != 0 {
+	var c int
+	if m.mode != keyVectors {
+		c = cmpHead(m.mode, &ra.head, &rb.head)
+	} else {
+		c = m.cmpKey(ra.b.Cols, int(ra.row), rb.b.Cols, int(rb.row))
+	}
+	if c != 0 {
 		return c < 0
 	}
 	return a < b
+}
+
+// sameKey reports whether the run's current row holds the key being
+// merged.
+func (m *columnMerge) sameKey(run *colRun) bool {
+	if !m.has {
+		return false
+	}
+	if m.mode != keyVectors {
+		return cmpHead(m.mode, &run.head, &m.cur) == 0
+	}
+	return m.cmpKey(run.b.Cols, int(run.row), m.curCols, m.curRow) == 0
 }
 
 func (m *columnMerge) down(i int) {
@@ -314,18 +399,20 @@ func (m *columnMerge) merge() error {
 	for len(m.heap) > 0 {
 		ri := m.heap[0]
 		run := &m.runs[ri]
-		if !m.has || m.cmpKey(run.b.Cols, int(run.row), m.curCols, m.curRow) != 0 {
-			if m.n == sortedrun.BatchSize {
-				break
-			}
-			m.has, m.curCols, m.curRow, m.curRun = true, run.b.Cols, int(run.row), ri
-			m.best, m.l0, m.high, m.win, m.placed = colRecord{}, colRecord{}, colRecord{}, colRecord{}, false
-		}
 		k := run.kind[run.row]
 		if k < 0 || k > 3 {
 			return fmt.Errorf("lsmread: %w: %s %d", datafile.ErrCorrupt, datafile.ValueKindName, k)
 		}
-		m.add(colRecord{ok: true, seq: run.seq[run.row], run: ri, row: run.row, pos: run.pos, kind: kv.RowKind(k), level: run.level})
+		x := colRecord{ok: true, seq: run.seq[run.row], run: ri, row: run.row, pos: run.pos, kind: kv.RowKind(k), level: run.level}
+		if m.sameKey(run) {
+			m.add(&x)
+		} else {
+			if m.n == sortedrun.BatchSize {
+				break
+			}
+			m.has, m.cur, m.curCols, m.curRow, m.curRun = true, run.head, run.b.Cols, int(run.row), ri
+			m.first(&x)
+		}
 		if err := m.advance(ri); err != nil {
 			return err
 		}
@@ -351,22 +438,55 @@ func (m *columnMerge) merge() error {
 // retractions).
 func (m *columnMerge) eligible(x *colRecord) bool { return !m.ignDel || x.kind.IsAdd() }
 
-// add merges one record of the current key and places the winner.
-func (m *columnMerge) add(x colRecord) {
-	var w colRecord
-	if !m.lookup {
-		if m.eligible(&x) && (!m.best.ok || x.later(&m.best)) {
-			m.best = x
+// first starts the merge of a key with its first record.
+func (m *columnMerge) first(x *colRecord) {
+	m.one, m.multi, m.placed = *x, false, false
+	// A key's only record is its merge (Java's reducer): it wins unless
+	// ignore-delete drops it, and it adds a row if it is not a retraction.
+	if !m.eligible(x) {
+		m.win = colRecord{}
+		return
+	}
+	m.win = *x
+	if x.kind.IsAdd() {
+		m.place(x)
+	}
+}
+
+// place puts the winner x at the next slot.
+func (m *columnMerge) place(x *colRecord) {
+	run := &m.runs[x.run]
+	run.pend = append(run.pend, colGather{out: int32(m.n), row: x.row})
+	m.n++
+	m.placed = true
+}
+
+// accumulate merges a record of the current key into best, l0 and high.
+func (m *columnMerge) accumulate(x *colRecord) {
+	switch {
+	case !m.lookup:
+		if m.eligible(x) && (!m.best.ok || x.later(&m.best)) {
+			m.best = *x
 		}
-		w = m.best
-	} else {
-		if x.level <= 0 {
-			if m.eligible(&x) && (!m.l0.ok || x.later(&m.l0)) {
-				m.l0 = x
-			}
-		} else if !m.high.ok || x.level < m.high.level || (x.level == m.high.level && m.high.later(&x)) {
-			m.high = x
+	case x.level <= 0:
+		if m.eligible(x) && (!m.l0.ok || x.later(&m.l0)) {
+			m.l0 = *x
 		}
+	case !m.high.ok || x.level < m.high.level || (x.level == m.high.level && m.high.later(x)):
+		m.high = *x
+	}
+}
+
+// add merges one more record of the current key and places the winner.
+func (m *columnMerge) add(x *colRecord) {
+	if !m.multi {
+		m.multi = true
+		m.best, m.l0, m.high = colRecord{}, colRecord{}, colRecord{}
+		m.accumulate(&m.one)
+	}
+	m.accumulate(x)
+	w := m.best
+	if m.lookup {
 		w = m.l0
 		if m.high.ok && m.eligible(&m.high) && (!w.ok || m.high.later(&w)) {
 			w = m.high
@@ -387,10 +507,7 @@ func (m *columnMerge) add(x colRecord) {
 	}
 	m.win = w
 	if w.ok && w.kind.IsAdd() {
-		run := &m.runs[w.run]
-		run.pend = append(run.pend, colGather{out: int32(m.n), row: w.row})
-		m.n++
-		m.placed = true
+		m.place(&w)
 	}
 }
 
@@ -405,13 +522,14 @@ func (m *columnMerge) advance(ri int32) error {
 		} else {
 			run.row = int32(run.i)
 		}
+		m.setHead(run)
 		m.down(0)
 		return nil
 	}
 	// The batch ends: gather its winners, keep the current key if it is
 	// there, then read on.
 	m.scatter(run)
-	if m.curRun == ri {
+	if m.curRun == ri && m.mode == keyVectors {
 		m.saveKey()
 	}
 	err := m.load(run)
