@@ -62,7 +62,7 @@ type columnMerge struct {
 	// mode: a key of one integer or string column is compared on the
 	// value each run caches for its current row (colRun.head).
 	mode keyMode
-	fill  []int             // read-schema fields gathered into out
+	fill []int // read-schema fields gathered into out
 	// out is the merged batch in the read schema (only fill fields are
 	// set); n rows are placed.
 	out datafile.Batch
