@@ -134,6 +134,9 @@ type rawHistoryEngine struct {
 	options map[string]string
 	deletes bool // the history deletes keys (-D)
 	model   bool // deduplicate without a sequence field: compare with a map
+	// pk is the primary key (nil: k); a key of s (a nullable STRING) has
+	// NULL key parts.
+	pk []string
 }
 
 // TestRawSplitsEqualMergeRandom writes random histories (upserts, deletes
@@ -151,6 +154,10 @@ func TestRawSplitsEqualMergeRandom(t *testing.T) {
 		{name: "aggregation", options: map[string]string{"merge-engine": "aggregation",
 			"fields.v.aggregate-function": "sum", "fields.s.aggregate-function": "last_non_null_value", "fields.q.aggregate-function": "max"}},
 		{name: "lookup-changelog", options: map[string]string{"changelog-producer": "lookup"}, deletes: true, model: true},
+		{name: "deduplicate-two-column-key", options: map[string]string{}, deletes: true, model: true, pk: []string{"k", "s"}},
+		{name: "deduplicate-string-key", options: map[string]string{}, deletes: true, model: true, pk: []string{"s"}},
+		{name: "deduplicate-bigint-int-key", options: map[string]string{}, deletes: true, model: true, pk: []string{"v", "q"}},
+		{name: "deduplicate-ignore-delete", options: map[string]string{"ignore-delete": "true"}, deletes: true, pk: []string{"k", "q"}},
 	}
 	rawBuckets, rawSections := 0, 0
 	col0 := lsmread.ColumnMergedSections()
@@ -198,11 +205,21 @@ func rawHistory(t *testing.T, rng *rand.Rand, eng rawHistoryEngine) (rawBuckets,
 		PrimaryKeys:    []string{"k"},
 		Options:        opts,
 	}
+	if eng.pk != nil {
+		ts.PrimaryKeys = eng.pk
+	}
+	keyOf := func(row []any) string {
+		var parts []any
+		for _, name := range ts.PrimaryKeys {
+			parts = append(parts, row[ts.FieldIndex(name)])
+		}
+		return fmt.Sprint(parts...)
+	}
 	if err := snapshot.NewSchemaManager(st, "main").Commit(ctx, ts); err != nil {
 		t.Fatal(err)
 	}
 	tbl := lsmread.OpenTable(st, "")
-	model := map[int32][]any{}
+	model := map[string][]any{}
 	var base *snapshot.Snapshot
 	for step := range 14 {
 		w, err := lsmwrite.NewTableWrite(ctx, st, ts, base, lsmwrite.Options{})
@@ -227,9 +244,9 @@ func rawHistory(t *testing.T, rng *rand.Rand, eng rawHistoryEngine) (rawBuckets,
 				t.Fatal(err)
 			}
 			if kind == kv.Delete {
-				delete(model, k)
+				delete(model, keyOf(row))
 			} else {
-				model[k] = row
+				model[keyOf(row)] = append([]any(nil), row...)
 			}
 			if rng.IntN(15) == 0 {
 				if err := w.Flush(ctx); err != nil {
