@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -147,11 +148,15 @@ func (a *colRecord) later(b *colRecord) bool {
 // colRun is one sorted run of a section: its files read one after another.
 type colRun struct {
 	files []manifest.DataFileMeta
-	next  int // next file to open
+	// ranks, when not nil, orders the files' sequence numbers (their
+	// ranges do not overlap): _SEQUENCE_NUMBER is not decoded.
+	ranks []int64
+	rank  int64 // of the current file
+	next  int   // next file to open
 	br    *sortedrun.BatchReader
 	b     datafile.Batch // read-schema batch
-	seq   []int64
-	kind  []int32
+	seq   []int64        // of the batch, or nil (rank stands for it)
+	kind  []int32        // of the batch, or nil (the file has no retraction)
 	level int32
 	rows  []int32 // the batch's selection (nil: all rows)
 	i, n  int     // current index into the selection (or rows), count
@@ -197,6 +202,7 @@ func (r *Reader) newColumnMerge(ctx context.Context, split *DataSplit, sec [][]m
 	m.out.Cols = make([]datafile.Vector, len(r.fields))
 	m.scratch = make([]datafile.Vector, len(r.fields))
 	m.runs = make([]colRun, len(sec))
+	ranks := seqRanks(sec)
 	for i, files := range sec {
 		for j := range files {
 			if err := checkFormat(&files[j]); err != nil {
@@ -204,6 +210,9 @@ func (r *Reader) newColumnMerge(ctx context.Context, split *DataSplit, sec [][]m
 			}
 		}
 		m.runs[i].files = files
+		if ranks != nil {
+			m.runs[i].ranks = ranks[i]
+		}
 	}
 	for i := range m.runs {
 		err := m.load(&m.runs[i])
@@ -223,6 +232,39 @@ func (r *Reader) newColumnMerge(ctx context.Context, split *DataSplit, sec [][]m
 	return m, nil
 }
 
+// seqRanks returns, when the sequence-number ranges of a section's files
+// (_MIN_SEQUENCE_NUMBER, _MAX_SEQUENCE_NUMBER) do not overlap, each file's
+// rank in their order (per run, parallel to its files): every record of a
+// file of a higher rank is later than every record of a file of a lower
+// one, so the rank orders records of one key as their sequence numbers do
+// and _SEQUENCE_NUMBER need not be decoded. It returns nil when ranges
+// overlap (files that compaction wrote from interleaved levels).
+func seqRanks(sec [][]manifest.DataFileMeta) [][]int64 {
+	type span struct{ run, file int }
+	var all []span
+	for i, files := range sec {
+		for j := range files {
+			if files[j].MinSequenceNumber > files[j].MaxSequenceNumber {
+				return nil
+			}
+			all = append(all, span{i, j})
+		}
+	}
+	meta := func(s span) *manifest.DataFileMeta { return &sec[s.run][s.file] }
+	slices.SortFunc(all, func(a, b span) int { return cmp.Compare(meta(a).MinSequenceNumber, meta(b).MinSequenceNumber) })
+	ranks := make([][]int64, len(sec))
+	for i, files := range sec {
+		ranks[i] = make([]int64, len(files))
+	}
+	for k, s := range all {
+		if k > 0 && meta(all[k-1]).MaxSequenceNumber >= meta(s).MinSequenceNumber {
+			return nil
+		}
+		ranks[s.run][s.file] = int64(k)
+	}
+	return ranks
+}
+
 // load reads the next batch of a run with a record left, opening its next
 // file when one ends; io.EOF when the run has no record left.
 func (m *columnMerge) load(run *colRun) error {
@@ -232,12 +274,18 @@ func (m *columnMerge) load(run *colRun) error {
 				return io.EOF
 			}
 			f := &run.files[run.next]
+			if run.ranks != nil {
+				run.rank = run.ranks[run.next]
+			}
 			run.next++
-			br, err := m.r.run.OpenKeyValueBatches(m.ctx, m.split.file(f), nil)
+			// A file without retractions (its _DELETE_ROW_COUNT is 0)
+			// holds +I/+U only: its _VALUE_KIND is not decoded.
+			br, err := m.r.run.OpenKeyValueBatches(m.ctx, m.split.file(f), nil, run.ranks == nil, !withoutDeleteRows(f))
 			if err != nil {
 				return err
 			}
 			run.br, run.level = br, int32(f.Level)
+			run.seq, run.kind = nil, nil
 		}
 		err := run.br.Next(&run.b)
 		if errors.Is(err, io.EOF) {
@@ -251,11 +299,15 @@ func (m *columnMerge) load(run *colRun) error {
 		if err != nil {
 			return err
 		}
-		if run.seq, err = run.br.SeqNums(); err != nil {
-			return err
+		if run.ranks == nil {
+			if run.seq, err = run.br.SeqNums(); err != nil {
+				return err
+			}
 		}
-		if run.kind, err = run.br.Kinds(); err != nil {
-			return err
+		if !withoutDeleteRows(&run.files[run.next-1]) {
+			if run.kind, err = run.br.Kinds(); err != nil {
+				return err
+			}
 		}
 		run.rows, run.n, run.i = run.b.Sel, run.b.Rows(), 0
 		if run.n == 0 {
@@ -399,11 +451,17 @@ func (m *columnMerge) merge() error {
 	for len(m.heap) > 0 {
 		ri := m.heap[0]
 		run := &m.runs[ri]
-		k := run.kind[run.row]
-		if k < 0 || k > 3 {
-			return fmt.Errorf("lsmread: %w: %s %d", datafile.ErrCorrupt, datafile.ValueKindName, k)
+		x := colRecord{ok: true, seq: run.rank, run: ri, row: run.row, pos: run.pos, kind: kv.Insert, level: run.level}
+		if run.kind != nil {
+			k := run.kind[run.row]
+			if k < 0 || k > 3 {
+				return fmt.Errorf("lsmread: %w: %s %d", datafile.ErrCorrupt, datafile.ValueKindName, k)
+			}
+			x.kind = kv.RowKind(k)
 		}
-		x := colRecord{ok: true, seq: run.seq[run.row], run: ri, row: run.row, pos: run.pos, kind: kv.RowKind(k), level: run.level}
+		if run.seq != nil {
+			x.seq = run.seq[run.row]
+		}
 		if m.sameKey(run) {
 			m.add(&x)
 		} else {

@@ -36,7 +36,7 @@ type BatchReader struct {
 // OpenBatches opens f for a columnar read; vec and groups are as for
 // OpenRows.
 func (r *Reader) OpenBatches(ctx context.Context, f *File, vec dv.DeletionVector, groups GroupFilter) (*BatchReader, error) {
-	return r.openBatches(ctx, f, vec, groups, false, false)
+	return r.openBatches(ctx, f, vec, groups, 0, false)
 }
 
 // OpenBatchesAdds opens f, a data file in the KeyValue layout, for a
@@ -45,15 +45,16 @@ func (r *Reader) OpenBatches(ctx context.Context, f *File, vec dv.DeletionVector
 // when no other file holds its keys and the merge engine keeps a key's one
 // record as it is (deduplicate).
 func (r *Reader) OpenBatchesAdds(ctx context.Context, f *File, groups GroupFilter) (*BatchReader, error) {
-	return r.openBatches(ctx, f, nil, groups, true, false)
+	return r.openBatches(ctx, f, nil, groups, sysKindInt32, false)
 }
 
 // OpenKeyValueBatches opens f, a data file in the KeyValue layout, for a
 // merge over column batches: every record is in the batches (retractions
-// too), with the deletion vector vec (nil: none) as the selection, and
-// SeqNums and Kinds give each batch's _SEQUENCE_NUMBER and _VALUE_KIND. The
-// key fields must be read.
-func (r *Reader) OpenKeyValueBatches(ctx context.Context, f *File, vec dv.DeletionVector) (*BatchReader, error) {
+// too), with the deletion vector vec (nil: none) as the selection. SeqNums
+// gives each batch's _SEQUENCE_NUMBER when seq is set, Kinds its
+// _VALUE_KIND when kinds is set (the others are not decoded). The key
+// fields must be read.
+func (r *Reader) OpenKeyValueBatches(ctx context.Context, f *File, vec dv.DeletionVector, seq, kinds bool) (*BatchReader, error) {
 	for _, i := range r.keyIdx {
 		if !r.need[i] {
 			return nil, fmt.Errorf("sortedrun: key field %s is not read", r.fields[i].Name)
@@ -62,17 +63,19 @@ func (r *Reader) OpenKeyValueBatches(ctx context.Context, f *File, vec dv.Deleti
 	if vec != nil && vec.IsEmpty() {
 		vec = nil
 	}
-	return r.openBatches(ctx, f, vec, nil, false, true)
+	var sys systemCols
+	if seq {
+		sys |= sysSeq
+	}
+	if kinds {
+		sys |= sysKindInt32
+	}
+	return r.openBatches(ctx, f, vec, nil, sys, true)
 }
 
-func (r *Reader) openBatches(ctx context.Context, f *File, vec dv.DeletionVector, groups GroupFilter, adds, records bool) (*BatchReader, error) {
-	sys := noSystem
-	switch {
-	case records:
-		sys = withSystemInt32Kind
-	case adds:
-		sys = withSystem
-	}
+// openBatches opens f for a batch read of the system columns sys; adds
+// reads a KeyValue file without its retractions, records with them.
+func (r *Reader) openBatches(ctx context.Context, f *File, vec dv.DeletionVector, groups GroupFilter, sys systemCols, records bool) (*BatchReader, error) {
 	fr, l, err := r.openSelected(ctx, f, groups, sys)
 	if err != nil {
 		return nil, err
@@ -215,11 +218,11 @@ func (br *BatchReader) Close() error {
 	return err
 }
 
-// addKind reports whether entry k of a _VALUE_KIND vector adds a row.
+// addKind reports whether entry k of a _VALUE_KIND vector (read as INT)
+// adds a row.
 func addKind(v *datafile.Vector, k int) (bool, error) {
-	x, ok := v.Value(k).(int8)
-	if !ok {
+	if v.Kind() != datafile.VectorInt32 || v.IsNull(k) || v.Int32[k] < 0 || v.Int32[k] > 3 {
 		return false, fmt.Errorf("%w: %s of row %d is %v", datafile.ErrCorrupt, datafile.ValueKindName, k, v.Value(k))
 	}
-	return kv.RowKind(x).IsAdd(), nil
+	return kv.RowKind(v.Int32[k]).IsAdd(), nil
 }
