@@ -57,6 +57,10 @@ type columnMerge struct {
 	split *DataSplit
 	runs  []colRun
 	heap  []int32 // run indexes, a binary min-heap by current key
+	// second is the position (1 or 2) of the smaller child of the top,
+	// or 0 when not known: while the top's key grows and stays below it,
+	// the heap keeps its shape.
+	second int
 	keys  []int   // read-schema indexes of the key fields
 	kinds []datafile.VectorKind
 	types []schema.DataType // of the key fields
@@ -581,7 +585,7 @@ func (m *columnMerge) advance(ri int32) error {
 			run.row = int32(run.i)
 		}
 		m.setHead(run)
-		m.down(0)
+		m.fixTop()
 		return nil
 	}
 	// The batch ends: gather its winners, keep the current key if it is
@@ -595,13 +599,35 @@ func (m *columnMerge) advance(ri int32) error {
 		last := len(m.heap) - 1
 		m.heap[0] = m.heap[last]
 		m.heap = m.heap[:last]
+		m.second = 0
+		if len(m.heap) > 0 {
+			m.down(0)
+		}
+		return nil
 	} else if err != nil {
 		return err
 	}
-	if len(m.heap) > 0 {
-		m.down(0)
-	}
+	m.fixTop()
 	return nil
+}
+
+// fixTop restores the heap after the top run moved to a greater key.
+func (m *columnMerge) fixTop() {
+	h := m.heap
+	if len(h) < 2 {
+		return
+	}
+	if m.second == 0 {
+		m.second = 1
+		if len(h) > 2 && m.less(h[2], h[1]) {
+			m.second = 2
+		}
+	}
+	if !m.less(h[m.second], h[0]) {
+		return
+	}
+	m.second = 0
+	m.down(0)
 }
 
 // saveKey copies the current key into scratch before its batch is

@@ -118,9 +118,11 @@ func (br *BatchReader) Next(b *datafile.Batch) error {
 			j := l.Src[i]
 			switch {
 			case j < 0:
+				// Reset leaves Any entries nil; every entry is NULL.
 				out.Reset(br.types[i], n)
-				for k := range n {
-					out.SetNull(k)
+				out.Nulls = make([]bool, n)
+				for k := range out.Nulls {
+					out.Nulls[k] = true
 				}
 			case l.Cast[i] != nil:
 				in := &br.file.Cols[j]
