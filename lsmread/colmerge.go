@@ -61,9 +61,9 @@ type columnMerge struct {
 	// or 0 when not known: while the top's key grows and stays below it,
 	// the heap keeps its shape.
 	second int
-	keys  []int   // read-schema indexes of the key fields
-	kinds []datafile.VectorKind
-	types []schema.DataType // of the key fields
+	keys   []int // read-schema indexes of the key fields
+	kinds  []datafile.VectorKind
+	types  []schema.DataType // of the key fields
 	// mode: a key of one integer or string column is compared on the
 	// value each run caches for its current row (colRun.head).
 	mode keyMode
