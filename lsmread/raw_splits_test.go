@@ -111,6 +111,7 @@ func compareRawAndMerged(t *testing.T, what string, tbl *lsmread.Table, spec lsm
 func TestRawSplitsEqualMergeFixtures(t *testing.T) {
 	ctx := context.Background()
 	rawBuckets := 0
+	col0 := lsmread.ColumnMergedSections()
 	for _, f := range readableFixtures(t) {
 		ids, err := f.table.Snapshots().List(ctx)
 		if err != nil {
@@ -125,7 +126,11 @@ func TestRawSplitsEqualMergeFixtures(t *testing.T) {
 			rawBuckets += plan.Stats.RawBuckets
 		}
 	}
-	t.Logf("%d buckets of merging fixture tables read raw", rawBuckets)
+	col := lsmread.ColumnMergedSections() - col0
+	t.Logf("%d buckets of merging fixture tables read raw, %d sections merged over column batches", rawBuckets, col)
+	if col == 0 {
+		t.Fatal("no section of a Java-written fixture was merged over column batches")
+	}
 }
 
 // rawHistoryEngine is a table shape of TestRawSplitsEqualMergeRandom.
