@@ -103,10 +103,12 @@ func writeOrdersTable(tb testing.TB, ctx context.Context, st storage.Storage, n 
 // process's CPU time per row:
 //
 //   - sum: COUNT(*), SUM(amount);
+//
 //   - groupby-low: GROUP BY status (6 strings), COUNT(*), SUM(amount);
+//
 //   - groupby-high: GROUP BY user_id (100k users), COUNT(*), SUM(amount).
 //
-//	go test ./lsmread/ -run '^$' -bench Aggregate -benchtime 5x
+//     go test ./lsmread/ -run '^$' -bench Aggregate -benchtime 5x
 func BenchmarkAggregate(b *testing.B) {
 	ctx := context.Background()
 	for _, kind := range []string{"compacted", "mow"} {
