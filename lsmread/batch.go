@@ -98,21 +98,7 @@ func (it *rawBatches) project(b *datafile.Batch) bool {
 	full := &it.full
 	b.Len, b.FirstRow, b.Sel = full.Len, full.FirstRow, full.Sel
 	if r := it.r; r.filter != nil {
-		it.sel = it.sel[:0]
-		test := func(k int32) {
-			if Test(r.filter, func(f int) (any, bool) { return full.Cols[f].Value(int(k)), true }) == True {
-				it.sel = append(it.sel, k)
-			}
-		}
-		if full.Sel != nil {
-			for _, k := range full.Sel {
-				test(k)
-			}
-		} else {
-			for k := range int32(full.Len) {
-				test(k)
-			}
-		}
+		it.sel = filterBatch(r.filter, full, full.Sel, it.sel[:0])
 		if len(it.sel) == 0 {
 			return false
 		}
