@@ -491,15 +491,27 @@ func (c *flatCursor) readTyped(vec *Vector, kind VectorKind, at int, defs []byte
 		// One copy for the whole run: page buffers are released and reused.
 		arena := make([]byte, hi-lo)
 		copy(arena, data[lo:hi])
-		strs := make([]string, nn)
-		for i := range nn {
+		str := func(i int) (string, error) {
 			a, b := offs[from+i]-lo, offs[from+i+1]-lo
 			if a > b || int(b) > len(arena) {
-				return fmt.Errorf("%w: column %s: byte array offsets out of order", ErrCorrupt, c.conv.name)
+				return "", fmt.Errorf("%w: column %s: byte array offsets out of order", ErrCorrupt, c.conv.name)
 			}
-			strs[i] = bytesToString(arena[a:b])
+			return bytesToString(arena[a:b]), nil
 		}
-		spread(vec, at, defs, c.maxDef, strs, vec.Str)
+		// Straight into the vector, spread over the non-NULL entries.
+		v := 0
+		for j := range max(len(defs), nn) {
+			if defs != nil && defs[j] != c.maxDef {
+				vec.SetNull(at + j)
+				continue
+			}
+			s, err := str(v)
+			if err != nil {
+				return err
+			}
+			vec.Str[at+j] = s
+			v++
+		}
 	}
 	return nil
 }
