@@ -116,6 +116,9 @@ func (p *Plan) Aggregate(ctx context.Context, spec AggregateSpec) (*Groups, erro
 	parts := make([]*aggPartial, workers)
 	for w := range parts {
 		parts[w] = newAggPartial(&spec, kinds, types)
+		if statsOnly(p, &spec, kinds) {
+			parts[w].stats = NewStatsEvolution(p.Schema, p.Table.schemas.Schema)
+		}
 	}
 	work := make(chan *DataSplit)
 	errc := make(chan error, workers)
@@ -182,6 +185,9 @@ type aggPartial struct {
 	// string key's dictionary-encoded column chunk), 0 when not seen yet.
 	dictOf    []string
 	dictGroup []int32
+	// stats, when the aggregate can come from file statistics (statsOnly),
+	// evolves them (one per worker: not safe for concurrent use).
+	stats *StatsEvolution
 }
 
 func newAggPartial(spec *AggregateSpec, kinds []VectorKind, types []*schema.DataType) *aggPartial {
@@ -256,6 +262,9 @@ func (p *aggPartial) boxIntKeys() {
 }
 
 func (p *aggPartial) readSplit(ctx context.Context, r *Reader, s *DataSplit) error {
+	if ok, err := p.fromStats(ctx, r, s); err != nil || ok {
+		return err
+	}
 	it, err := r.ReadBatches(ctx, s)
 	if err != nil {
 		return err

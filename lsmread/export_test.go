@@ -20,3 +20,7 @@ func SetReadRawSplits(on bool) func() {
 // RawSectionsRead is how many sections of merged splits were read as they
 // are so far.
 func RawSectionsRead() int64 { return rawSectionsRead.Load() }
+
+// FilesAggregatedFromStats is how many data files' aggregates came from
+// their statistics.
+func FilesAggregatedFromStats() int64 { return filesAggregatedFromStats.Load() }
