@@ -81,25 +81,13 @@ type dictRow struct {
 	N  string   `parquet:"n,dict"`
 }
 
-// TestNextBatchDictionaryPages: dictionary-encoded BIGINT, INT, DOUBLE,
-// string and DECIMAL columns with NULLs decode into typed vectors as Next
-// decodes them, and string vectors carry their dictionary and indexes.
-func TestNextBatchDictionaryPages(t *testing.T) {
-	typ := func(root schema.TypeRoot, p, s int, null bool) schema.DataType {
-		return schema.DataType{Root: root, Nullable: null, Precision: p, Scale: s}
-	}
-	cols := []datafile.Column{
-		{Name: "id", Type: typ(schema.TypeBigInt, 0, 0, true)},
-		{Name: "i", Type: typ(schema.TypeInt, 0, 0, true)},
-		{Name: "f", Type: typ(schema.TypeDouble, 0, 0, true)},
-		{Name: "s", Type: typ(schema.TypeVarChar, 0, 0, true)},
-		{Name: "d", Type: typ(schema.TypeDecimal, 12, 2, true)},
-		{Name: "n", Type: typ(schema.TypeVarChar, 0, 0, false)},
-	}
+// dictRecords makes n rows of dictRow (NULLs in every nullable column)
+// and the rows read back should give.
+func dictRecords(n int) ([]dictRow, [][]any) {
 	rng := rand.New(rand.NewPCG(3, 9))
 	var recs []dictRow
 	var want [][]any
-	for range 5000 {
+	for range n {
 		k := rng.IntN(40)
 		id, i, f, s, d := int64(k*1000), int32(-k), float64(k)/4, fmt.Sprint("s", k%13), int64(k*101-2000)
 		rec := dictRow{&id, &i, &f, &s, &d, fmt.Sprint("n", k%3)}
@@ -124,15 +112,48 @@ func TestNextBatchDictionaryPages(t *testing.T) {
 		recs = append(recs, rec)
 		want = append(want, row)
 	}
+	return recs, want
+}
+
+// dictRows is the rows of dictFile(n, ...).
+func dictRows(n int) [][]any {
+	_, want := dictRecords(n)
+	return want
+}
+
+// dictFile writes dictRecords(n) with parquet-go, every column
+// dictionary-encoded and zstd-compressed, groupRows rows per row group.
+func dictFile(tb testing.TB, n, groupRows int) []byte {
+	tb.Helper()
+	recs, _ := dictRecords(n)
 	var buf bytes.Buffer
-	w := parquet.NewGenericWriter[dictRow](&buf, parquet.Compression(&zstd.Codec{}), parquet.PageBufferSize(4096), parquet.MaxRowsPerRowGroup(2000))
+	w := parquet.NewGenericWriter[dictRow](&buf, parquet.Compression(&zstd.Codec{}), parquet.PageBufferSize(4096), parquet.MaxRowsPerRowGroup(int64(groupRows)))
 	if _, err := w.Write(recs); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	if err := w.Close(); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	data := buf.Bytes()
+	return buf.Bytes()
+}
+
+// TestNextBatchDictionaryPages: dictionary-encoded BIGINT, INT, DOUBLE,
+// string and DECIMAL columns with NULLs decode into typed vectors as Next
+// decodes them, and string vectors carry their dictionary and indexes.
+func TestNextBatchDictionaryPages(t *testing.T) {
+	typ := func(root schema.TypeRoot, p, s int, null bool) schema.DataType {
+		return schema.DataType{Root: root, Nullable: null, Precision: p, Scale: s}
+	}
+	cols := []datafile.Column{
+		{Name: "id", Type: typ(schema.TypeBigInt, 0, 0, true)},
+		{Name: "i", Type: typ(schema.TypeInt, 0, 0, true)},
+		{Name: "f", Type: typ(schema.TypeDouble, 0, 0, true)},
+		{Name: "s", Type: typ(schema.TypeVarChar, 0, 0, true)},
+		{Name: "d", Type: typ(schema.TypeDecimal, 12, 2, true)},
+		{Name: "n", Type: typ(schema.TypeVarChar, 0, 0, false)},
+	}
+	want := dictRows(5000)
+	data := dictFile(t, 5000, 2000)
 	for _, max := range []int{1, 7, 1024, 5000} {
 		r, err := datafile.OpenParquet(bytesFile(data), cols, datafile.ReadOptions{})
 		if err != nil {
@@ -244,6 +265,7 @@ func FuzzNextBatch(f *testing.F) {
 	}
 	data, _ := writeRows(f, cols, datafile.WriterOptions{}, rows)
 	f.Add(data)
+	f.Add(dictFile(f, 300, 150)) // dictionary-encoded pages (lakesql writes PLAIN)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > 1<<20 {
 			return
