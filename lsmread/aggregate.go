@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"unsafe"
 
 	"github.com/lakesql/lakesql/internal/datafile"
 	"github.com/lakesql/lakesql/internal/schema"
@@ -185,6 +186,7 @@ type aggPartial struct {
 	// string key's dictionary-encoded column chunk), 0 when not seen yet.
 	dictOf    []string
 	dictGroup []int32
+	short     []shortKey // shortStrGroups' keys
 	// stats, when the aggregate can come from file statistics (statsOnly),
 	// evolves them (one per worker: not safe for concurrent use).
 	stats *StatsEvolution
@@ -449,10 +451,65 @@ func (p *aggPartial) groups(b *Batch, rows []int32) {
 				p.dictGroups(b, vec, rows)
 				return
 			}
+			p.shortStrGroups(b, vec, rows)
+			return
 		}
 	}
 	for _, i := range rows {
 		p.gidx = append(p.gidx, p.group(b, int(i)))
+	}
+}
+
+// maxShort is how many short string keys shortStrGroups finds by a scan
+// before it leaves the rest to the map.
+const maxShort = 16
+
+// shortKey is a string of at most 16 bytes as two words and its length
+// (equal keys for equal strings only).
+type shortKey struct {
+	lo, hi uint64
+	n      int
+	g      int32
+}
+
+// packShort packs s (len(s) ≤ 16) into two words: its first and last 8
+// bytes (overlapping when shorter than 16), or its bytes when shorter than 8.
+func packShort(s string) (lo, hi uint64) {
+	if len(s) >= 8 {
+		b := unsafe.Slice(unsafe.StringData(s), len(s))
+		return binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[len(b)-8:])
+	}
+	for i := range len(s) {
+		lo |= uint64(s[i]) << (8 * i)
+	}
+	return lo, 0
+}
+
+// shortStrGroups sets p.gidx for a string key of few short values (status
+// codes): the first maxShort keys of at most 16 bytes are found by
+// scanning packed words instead of hashing; the rest go through group.
+func (p *aggPartial) shortStrGroups(b *Batch, vec *datafile.Vector, rows []int32) {
+	for _, i := range rows {
+		s := vec.Str[i]
+		if len(s) > 16 || vec.Nulls != nil && vec.Nulls[i] {
+			p.gidx = append(p.gidx, p.group(b, int(i)))
+			continue
+		}
+		lo, hi := packShort(s)
+		g := int32(-1)
+		for k := range p.short {
+			if e := &p.short[k]; e.lo == lo && e.hi == hi && e.n == len(s) {
+				g = e.g
+				break
+			}
+		}
+		if g < 0 {
+			g = p.group(b, int(i))
+			if len(p.short) < maxShort {
+				p.short = append(p.short, shortKey{lo, hi, len(s), g})
+			}
+		}
+		p.gidx = append(p.gidx, g)
 	}
 }
 
