@@ -105,21 +105,7 @@ func (it *rawBatches) project(b *datafile.Batch) bool {
 func (r *Reader) projectBatch(full, b *datafile.Batch, sel *[]int32) bool {
 	b.Len, b.FirstRow, b.Sel = full.Len, full.FirstRow, full.Sel
 	if r.filter != nil {
-		s := (*sel)[:0]
-		test := func(k int32) {
-			if Test(r.filter, func(f int) (any, bool) { return full.Cols[f].Value(int(k)), true }) == True {
-				s = append(s, k)
-			}
-		}
-		if full.Sel != nil {
-			for _, k := range full.Sel {
-				test(k)
-			}
-		} else {
-			for k := range int32(full.Len) {
-				test(k)
-			}
-		}
+		s := filterBatch(r.filter, full, full.Sel, (*sel)[:0])
 		*sel = s
 		if len(s) == 0 {
 			return false

@@ -37,3 +37,7 @@ func SetReadColumnMerge(on bool) func() {
 // ColumnMergedSections is how many sections were merged over column
 // batches so far.
 func ColumnMergedSections() int64 { return columnMergedSections.Load() }
+
+// FilesAggregatedFromStats is how many data files' aggregates came from
+// their statistics.
+func FilesAggregatedFromStats() int64 { return filesAggregatedFromStats.Load() }

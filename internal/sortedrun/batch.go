@@ -25,7 +25,9 @@ type BatchReader struct {
 	src    batchSource
 	layout *Layout
 	dv     dv.DeletionVector
-	file   datafile.Batch // file columns
+	dvIt   *dv.PositionIterator // over dv, made at the first batch
+	del    []int64              // the current batch's deleted positions
+	file   datafile.Batch       // file columns
 	types  []schema.DataType
 	sel    []int32
 	// records: a KeyValue file read for a columnar merge (every record,
@@ -151,12 +153,25 @@ func (br *BatchReader) Next(b *datafile.Batch) error {
 		if l.KindCol >= 0 && !br.records {
 			kinds = l.KindCol
 		}
-		if br.dv == nil && kinds < 0 {
+		// The batch's deleted positions, from the deletion vector's
+		// iterator (no per-row lookup): the row groups read are in file
+		// order, so the iterator only moves forward.
+		br.del = br.del[:0]
+		if br.dv != nil {
+			if br.dvIt == nil {
+				br.dvIt = br.dv.Iterator()
+			}
+			br.dvIt.AdvanceTo(b.FirstRow)
+			br.del = br.dvIt.AppendUntil(br.del, b.FirstRow+int64(n))
+		}
+		if len(br.del) == 0 && kinds < 0 {
 			return nil
 		}
 		br.sel = br.sel[:0]
+		d := 0
 		for k := range n {
-			if br.dv != nil && br.dv.IsDeleted(b.FirstRow+int64(k)) {
+			if d < len(br.del) && br.del[d] == b.FirstRow+int64(k) {
+				d++
 				continue
 			}
 			if kinds >= 0 {
