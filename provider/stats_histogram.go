@@ -212,23 +212,29 @@ func newPrimaryStatistic(pi *primaryIndex, files []fileSpan) sql.Statistic {
 	unique := pi.IsUnique() && len(pi.cols) == 1
 	buckets := make([]sql.HistogramBucket, 0, len(bounds))
 	var rows, distinct uint64
+	// A bucket that would round to no row is carried into the next one
+	// (which then starts where the last kept bucket ended).
+	var carry float64
+	prevUB := float64(lo) - 1
 	for i, ub := range bounds {
-		n := uint64(math.Round(counts[i]))
+		carry += counts[i]
+		n := uint64(math.Round(carry))
 		if n == 0 {
-			continue
+			if i < len(bounds)-1 || carry == 0 {
+				continue
+			}
+			n = 1
 		}
 		d := n
 		if !unique {
 			// at most one distinct first-key value per integer of the span
-			span := float64(ub) - float64(lo) + 1
-			if i > 0 {
-				span = float64(ub) - float64(bounds[i-1])
-			}
-			d = uint64(max(1, min(float64(n), span)))
+			d = uint64(max(1, min(float64(n), float64(ub)-prevUB)))
 		}
 		buckets = append(buckets, stats.NewHistogramBucket(n, d, 0, 1, sql.Row{ub}, nil, nil))
 		rows += n
 		distinct += d
+		carry -= float64(n) // the rounding too, so the buckets sum to the rows
+		prevUB = float64(ub)
 	}
 	var lower sql.Row
 	if len(files) > 0 {
