@@ -29,22 +29,27 @@ import (
 // Only an integer first key column that is not a partition column gets a
 // histogram (an interpolation needs arithmetic on the key; DECIMAL, string
 // and date keys keep GMS's default estimate). The statistic is cached per
-// table handle and snapshot: a new snapshot builds a new one.
+// table and snapshot: a new snapshot builds a new one, decoding the key
+// spans of its new files only.
 
 // histBuckets bounds the buckets of a histogram.
 const histBuckets = 256
 
 // primaryStat is a table's cached PRIMARY statistic at one snapshot.
 type primaryStat struct {
-	snap snapshot.SnapshotID
+	snap string // the snapshot's manifest lists: unique to one commit of one table
 	sch  schema.SchemaID
 	stat sql.Statistic // nil: the table gets no histogram
+	// spans are the decoded key spans by data file name: the next
+	// snapshot's build decodes only its new files.
+	spans map[string]fileSpan
 }
 
-// statCache holds the last PRIMARY statistic per table handle.
+// statCache holds the last PRIMARY statistic per table (database, table
+// folder and branch; a handle is reopened every minute).
 type statCache struct {
 	mu sync.Mutex
-	m  map[any]primaryStat
+	m  map[string]primaryStat
 }
 
 // statsOff turns the histograms and lakesql's join costs off (tests
@@ -76,10 +81,12 @@ func (t *Table) primaryStatistic(ctx *sql.Context) (sql.Statistic, error) {
 		return nil, err
 	}
 	c := &t.db.p.stats
+	key := handleKey(t.db.name, t.base) + "\x00" + t.lt.BranchName()
+	id := snap.BaseManifestList + "\x00" + snap.DeltaManifestList
 	c.mu.Lock()
-	cached, ok := c.m[t.lt]
+	cached, ok := c.m[key]
 	c.mu.Unlock()
-	if ok && cached.snap == snap.ID && cached.sch == t.sch.ID {
+	if ok && cached.snap == id && cached.sch == t.sch.ID {
 		return qualified(cached.stat, t), nil
 	}
 	entries, _, err := t.lt.Handle().Scan(ctx, snap, snapshot.ScanOptions{})
@@ -91,13 +98,22 @@ func (t *Table) primaryStatistic(ctx *sql.Context) (sql.Statistic, error) {
 		keyTypes = append(keyTypes, f.Type)
 	}
 	files := make([]fileSpan, 0, len(entries))
+	spans := make(map[string]fileSpan, len(entries))
 	for i := range entries {
 		f := &entries[i].File
+		if sp, ok := cached.spans[f.FileName]; ok && cached.sch == t.sch.ID {
+			spans[f.FileName] = sp
+			if sp.rows > 0 {
+				files = append(files, sp)
+			}
+			continue
+		}
 		rows := f.RowCount
 		if f.DeleteRowCount != nil {
 			rows -= 2 * *f.DeleteRowCount // a retraction also cancels a row
 		}
 		if rows <= 0 {
+			spans[f.FileName] = fileSpan{}
 			continue
 		}
 		lo, err1 := binaryrow.DecodeSerialized(keyTypes, f.MinKey)
@@ -110,14 +126,16 @@ func (t *Table) primaryStatistic(ctx *sql.Context) (sql.Statistic, error) {
 		if !ok1 || !ok2 || h < l {
 			return nil, nil
 		}
-		files = append(files, fileSpan{lo: l, hi: h, rows: float64(rows)})
+		sp := fileSpan{lo: l, hi: h, rows: float64(rows)}
+		spans[f.FileName] = sp
+		files = append(files, sp)
 	}
 	stat := newPrimaryStatistic(pi, files)
 	c.mu.Lock()
 	if c.m == nil {
-		c.m = map[any]primaryStat{}
+		c.m = map[string]primaryStat{}
 	}
-	c.m[t.lt] = primaryStat{snap: snap.ID, sch: t.sch.ID, stat: stat}
+	c.m[key] = primaryStat{snap: id, sch: t.sch.ID, stat: stat, spans: spans}
 	c.mu.Unlock()
 	return qualified(stat, t), nil
 }
@@ -195,7 +213,9 @@ func newPrimaryStatistic(pi *primaryIndex, files []fileSpan) sql.Statistic {
 	counts := make([]float64, len(bounds))
 	for _, f := range files {
 		width := float64(f.hi) - float64(f.lo) + 1
-		for i, ub := range bounds {
+		first, _ := slices.BinarySearch(bounds, f.lo) // the bucket holding f.lo
+		for i := first; i < len(bounds); i++ {
+			ub := bounds[i]
 			// rows of f in bucket i: (bounds[i-1], ub], [lo, ub] for the first
 			a := f.lo
 			if i > 0 {
