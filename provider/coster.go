@@ -71,7 +71,14 @@ func (c *Coster) EstimateCost(ctx *sql.Context, r memo.RelExpr, s sql.StatsProvi
 		if g := math.Max(1, float64(n.Group().RelProps.GetStats().RowCount())); gmsCard > g {
 			scaled += gmsCard - g // GMS's coverage adjustment
 		}
-		return l*seqIOCostFactor + scaled*(randIOCostFactor+seqIOCostFactor) + l*probeCost, nil
+		probe := 0.0
+		if n.Lookup != nil && n.Lookup.Table != nil {
+			switch n.Lookup.Table.UnderlyingTable().(type) {
+			case *Table, *indexedTable:
+				probe = probeCost // a Paimon table's probe; other tables keep GMS's price
+			}
+		}
+		return l*seqIOCostFactor + scaled*(randIOCostFactor+seqIOCostFactor) + l*probe, nil
 	}
 	return c.def.EstimateCost(ctx, r, s)
 }
