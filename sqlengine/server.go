@@ -216,8 +216,10 @@ func NewEngine(pro *provider.Provider, readOnly bool, pre ...analyzer.Rule) *sql
 	}
 	b = b.AddPreAnalyzeRule(provider.BigInRuleID, provider.BigInRule) // long IN lists are not index ranges (provider/bigin.go)
 	a := b.Build()
-	a.Catalog.InfoSchema = infoSchema{a.Catalog.InfoSchema} // MySQL's information_schema collation (info_schema.go)
-	a.ExecBuilder = newExecBuilder()                        // LOAD DATA reads CSV as MySQL does (loaddata.go)
+	a.Catalog.StatsProvider = provider.NewStatsProvider(a.Catalog.StatsProvider) // PRIMARY-index histograms from the manifests (provider/stats_histogram.go)
+	a.Coster = provider.NewCoster()                                              // lookup-join probes priced as lakesql pays them (provider/coster.go)
+	a.Catalog.InfoSchema = infoSchema{a.Catalog.InfoSchema}                      // MySQL's information_schema collation (info_schema.go)
+	a.ExecBuilder = newExecBuilder()                                             // LOAD DATA reads CSV as MySQL does (loaddata.go)
 	e := sqle.New(a, &sqle.Config{IsReadOnly: readOnly})
 	// DECIMAL literals in comparisons and CAST … AS DECIMAL kept exact,
 	// INSERT … SELECT … ON DUPLICATE KEY UPDATE c = VALUES(c) (builtins/parser.go).
