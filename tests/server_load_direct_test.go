@@ -282,4 +282,3 @@ func TestLoadDirectEqualsInsertPath(t *testing.T) {
 		t.Errorf("the trials did not cover both failing and succeeding loads: %v", outcomes)
 	}
 }
-
