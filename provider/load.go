@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -97,6 +98,10 @@ type Loader struct {
 	tt   *txTable
 	cols []loadCol
 	rows int64 // rows so far, for "at row n"
+	// skipped counts the rows IGNORE skipped.
+	skipped int64
+	ignore  bool
+	replace bool
 	// gms and slow are the slow path's scratch row: GMS values, and
 	// which columns still need GMS's conversion.
 	gms  sql.Row
@@ -122,9 +127,11 @@ func LoadableTable(table sql.Table) bool {
 
 // NewLoader starts the rows of a LOAD DATA into table whose record fields
 // fill the columns named by fieldCols (in field order). replace is LOAD
-// DATA … REPLACE. deferred reports the columns GMS's plan expects to take
+// DATA … REPLACE, ignore LOAD DATA … IGNORE (and LOCAL without REPLACE,
+// as GMS plans it): values are clamped with warnings and rows the INSERT
+// path skips are skipped (Skipped). deferred reports the columns GMS's plan expects to take
 // their default (it names them when they have none and are NOT NULL).
-func NewLoader(ctx *sql.Context, table sql.Table, fieldCols []string, replace bool, deferred func(int) bool) (*Loader, error) {
+func NewLoader(ctx *sql.Context, table sql.Table, fieldCols []string, replace, ignore bool, deferred func(int) bool) (*Loader, error) {
 	t, ok := sql.GetUnderlyingTable(table).(*Table)
 	if !ok {
 		return nil, fmt.Errorf("lakesql: LOAD DATA needs a Paimon table, not %T", table)
@@ -146,7 +153,7 @@ func NewLoader(ctx *sql.Context, table sql.Table, fieldCols []string, replace bo
 		return nil, err
 	}
 	sch := t.Schema()
-	l := &Loader{e: e, tx: tx, tt: tt, cols: make([]loadCol, len(sch)), gms: make(sql.Row, len(sch)), slow: make([]bool, len(sch))}
+	l := &Loader{e: e, tx: tx, tt: tt, ignore: ignore, replace: replace, cols: make([]loadCol, len(sch)), gms: make(sql.Row, len(sch)), slow: make([]bool, len(sch))}
 	for i, c := range sch {
 		l.cols[i] = loadCol{col: c, field: -1, strict: strictChecked(c.Type), root: t.sch.Fields[i].Type.Root, deferred: deferred(i)}
 	}
@@ -230,6 +237,10 @@ func (l *Loader) Row(ctx *sql.Context, fields []LoadField) error {
 	}
 	if anySlow {
 		if err := l.slowRow(ctx, fields, out); err != nil {
+			if errors.Is(err, errSkipRow) {
+				l.skipped++
+				return nil
+			}
 			return err
 		}
 	}
@@ -268,18 +279,28 @@ func (l *Loader) slowRow(ctx *sql.Context, fields []LoadField, out []any) error 
 		if !l.slow[i] || !c.strict || l.gms[i] == nil {
 			continue
 		}
-		if err := checkStrict(ctx, c.col, l.gms[i], l.rows); err != nil {
+		v, err := strictOrClamp(ctx, c.col, l.gms[i], l.rows, l.ignore)
+		if err != nil {
 			return err
 		}
+		l.gms[i] = v
 	}
 	for i := range l.cols {
-		if l.slow[i] && l.gms[i] == nil && !l.cols[i].col.Nullable {
-			err := sql.ErrInsertIntoNonNullableProvidedNull.New(l.cols[i].col.Name)
-			if l.cols[i].deferred {
-				err = sql.ErrInsertIntoNonNullableDefaultNullColumn.New(l.cols[i].col.Name)
-			}
-			return sql.NewWrappedInsertError(l.gmsRow(out), err)
+		c := &l.cols[i]
+		if !l.slow[i] || l.gms[i] != nil || c.col.Nullable {
+			continue
 		}
+		if l.ignore {
+			// GMS's insertIter: the type's zero value, with a Note.
+			l.gms[i] = c.col.Type.Zero()
+			l.note(ctx, sql.ErrInsertIntoNonNullableProvidedNull.New(c.col.Name))
+			continue
+		}
+		err := sql.ErrInsertIntoNonNullableProvidedNull.New(c.col.Name)
+		if c.deferred {
+			err = sql.ErrInsertIntoNonNullableDefaultNullColumn.New(c.col.Name)
+		}
+		return sql.NewWrappedInsertError(l.gmsRow(out), err)
 	}
 	for i := range l.cols {
 		c := &l.cols[i]
@@ -291,6 +312,24 @@ func (l *Loader) slowRow(ctx *sql.Context, fields []LoadField, out []any) error 
 			err = sql.ErrValueOutOfRange.New(l.gms[i], c.col.Type)
 		}
 		if err != nil {
+			if l.ignore && c.col.Type.Type() != query.Type_JSON {
+				// GMS's insertIter under IGNORE: a number takes what the
+				// conversion gave (or zero), a too long string is cut,
+				// anything else is the zero value; each with a Note.
+				switch {
+				case isNumber(c.col.Type):
+					if conv == nil {
+						conv = c.col.Type.Zero()
+					}
+					l.gms[i] = conv
+				case types.ErrLengthBeyondLimit.Is(err):
+					l.gms[i] = l.gms[i].(string)[:c.col.Type.(sql.StringType).MaxCharacterLength()]
+				default:
+					l.gms[i] = c.col.Type.Zero()
+				}
+				l.note(ctx, err)
+				continue
+			}
 			if types.ErrLengthBeyondLimit.Is(err) {
 				err = types.ErrLengthBeyondLimit.New(l.gms[i], c.col.Name)
 			}
@@ -308,11 +347,34 @@ func (l *Loader) slowRow(ctx *sql.Context, fields []LoadField, out []any) error 
 			return fmt.Errorf("column %s: %w", f.Name, err)
 		}
 		if x == nil && !f.Type.Nullable {
-			return sql.ErrInsertIntoNonNullableProvidedNull.New(f.Name)
+			err := sql.ErrInsertIntoNonNullableProvidedNull.New(f.Name)
+			if l.ignore && !l.replace {
+				// An ignorable error of the row editor: the row is
+				// skipped with a Note.
+				l.note(ctx, err)
+				return errSkipRow
+			}
+			return err
 		}
 		out[i] = x
 	}
 	return nil
+}
+
+// errSkipRow: IGNORE skips the row.
+var errSkipRow = errors.New("lakesql: row skipped")
+
+// note adds GMS's Note for an error IGNORE turned into a warning.
+func (l *Loader) note(ctx *sql.Context, err error) {
+	if ctx.Session != nil {
+		ctx.Session.Warn(&sql.Warning{Level: "Note", Code: sql.CastSQLError(err).Num, Message: err.Error()})
+	}
+}
+
+// isNumber: t is a GMS number type (its conversion errors keep a value).
+func isNumber(t sql.Type) bool {
+	_, ok := t.(sql.NumberType)
+	return ok
 }
 
 // gmsRow is the row as GMS's INSERT path would hold it, for errors: the
@@ -575,3 +637,6 @@ func (l *Loader) Discard(ctx *sql.Context) { _ = l.e.DiscardChanges(ctx, nil) }
 
 // Rows is the number of rows read so far.
 func (l *Loader) Rows() int64 { return l.rows }
+
+// Skipped is the number of rows IGNORE skipped.
+func (l *Loader) Skipped() int64 { return l.skipped }

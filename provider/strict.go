@@ -241,17 +241,23 @@ func (e *strictValue) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	if e.col == nil { // an arithmetic check only (strictValues)
 		return v, nil
 	}
-	if err := checkStrict(ctx, e.col, v, n); err != nil {
-		if !e.ignore {
+	return strictOrClamp(ctx, e.col, v, n, e.ignore)
+}
+
+// strictOrClamp checks v for col strictly: an error, or with ignore
+// (INSERT/UPDATE IGNORE) the closest valid value and MySQL's warning.
+func strictOrClamp(ctx *sql.Context, col *sql.Column, v any, n int64, ignore bool) (any, error) {
+	if err := checkStrict(ctx, col, v, n); err != nil {
+		if !ignore {
 			return nil, err
 		}
 		// MySQL stores the closest valid value and warns with the error's
 		// code; a value in range makes GMS's conversion add no Note of
 		// its own.
-		if c, ok := clampValue(e.col, v); ok {
+		if c, ok := clampValue(col, v); ok {
 			if se, isSQL := err.(*mysql.SQLError); isSQL && ctx.Session != nil {
 				if se.Num == mysql.ERDataTooLong { // MySQL warns "truncated" for a cut string
-					se = errTruncated(e.col.Name, n).(*mysql.SQLError)
+					se = errTruncated(col.Name, n).(*mysql.SQLError)
 				}
 				ctx.Session.Warn(&sql.Warning{Level: "Warning", Code: se.Num, Message: se.Message})
 			}

@@ -25,8 +25,12 @@ import (
 // rows are discarded when it fails. Its OK packet carries MySQL's info
 // string ("Records: n  Deleted: 0  Skipped: 0  Warnings: w").
 //
-// GMS's path keeps the statements the node does not handle: LOAD DATA …
-// IGNORE (rows skipped with warnings), @user variables, SET col = expr,
+// LOAD DATA … IGNORE (and LOCAL without REPLACE, which GMS plans as
+// IGNORE, as MySQL does) clamps values and skips rows with the INSERT
+// path's warnings; a LOAD that fails discards all of its rows (GMS's path
+// keeps the rows before the failing one inside an explicit transaction).
+//
+// GMS's path keeps the statements the node does not handle: @user variables, SET col = expr,
 // LINES STARTING BY, tables with generated, AUTO_INCREMENT or expression
 // default columns or CHECK constraints, non-Paimon tables, and every LOAD
 // with SET lakesql_load_direct = 0.
@@ -61,7 +65,7 @@ func loadIntoRule(ctx *sql.Context, a *analyzer.Analyzer, node sql.Node, scope *
 
 // loadSource is the LOAD DATA of ii when a loadInto node runs ii, else nil.
 func loadSource(ii *plan.InsertInto) *plan.LoadData {
-	if ii.Ignore || len(ii.OnDupExprs) > 0 || len(ii.Returning) > 0 || len(ii.Checks()) > 0 {
+	if len(ii.OnDupExprs) > 0 || len(ii.Returning) > 0 || len(ii.Checks()) > 0 {
 		return nil
 	}
 	src := ii.Source
@@ -122,30 +126,30 @@ func (it *loadIntoIter) Next(ctx *sql.Context) (sql.Row, error) {
 		return nil, io.EOF
 	}
 	it.done = true
-	n, err := it.load(ctx)
+	n, skipped, err := it.load(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ctx.SetLastQueryInfoInt(sql.RowCount, n)
-	info := loadInfo{records: uint64(n), warnings: uint64(ctx.Session.WarningCount())}
-	return sql.NewRow(types.OkResult{RowsAffected: uint64(n), Info: info}), nil
+	ctx.SetLastQueryInfoInt(sql.RowCount, n-skipped)
+	info := loadInfo{records: uint64(n), skipped: uint64(skipped), warnings: uint64(ctx.Session.WarningCount())}
+	return sql.NewRow(types.OkResult{RowsAffected: uint64(n - skipped), Info: info}), nil
 }
 
 // load reads every record into the loader; the statement's rows are
 // discarded when it fails.
-func (it *loadIntoIter) load(ctx *sql.Context) (n int64, err error) {
+func (it *loadIntoIter) load(ctx *sql.Context) (n, skipped int64, err error) {
 	dest, err := plan.GetInsertable(it.n.ii.Destination)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	r, err := newLoadIter(ctx, it.n.ld)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer r.Close(ctx)
-	l, err := provider.NewLoader(ctx, dest, loadColNames(it.n.ld), it.n.ii.IsReplace, it.n.ii.DeferredDefaults.Contains)
+	l, err := provider.NewLoader(ctx, dest, loadColNames(it.n.ld), it.n.ii.IsReplace, it.n.ii.Ignore, it.n.ii.DeferredDefaults.Contains)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer func() {
 		if err != nil {
@@ -158,11 +162,11 @@ func (it *loadIntoIter) load(ctx *sql.Context) (n int64, err error) {
 			if errors.Is(err, io.EOF) {
 				break
 			}
-			return 0, err
+			return 0, 0, err
 		}
 		if l.Rows()&1023 == 0 {
 			if err := ctx.Err(); err != nil {
-				return 0, err
+				return 0, 0, err
 			}
 		}
 		fields = fields[:0]
@@ -170,11 +174,11 @@ func (it *loadIntoIter) load(ctx *sql.Context) (n int64, err error) {
 			fields = append(fields, provider.LoadField{Text: r.val[f.start:f.end], Null: f.null, Quoted: f.quoted})
 		}
 		if err := l.Row(ctx, fields); err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 	}
 	if err := l.Done(ctx); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	return l.Rows(), nil
+	return l.Rows(), l.Skipped(), nil
 }
