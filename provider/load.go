@@ -59,7 +59,7 @@ func LoadDirect(ctx *sql.Context) bool { return switchOn(ctx, LoadDirectVar) }
 
 // LoadField is one field of a LOAD DATA record, as read.
 type LoadField struct {
-	Text   []byte // unescaped, unquoted text
+	Text   string // unescaped, unquoted text
 	Null   bool   // \N (or the bare word NULL with ENCLOSED BY)
 	Quoted bool   // the field was enclosed
 }
@@ -412,7 +412,7 @@ func (c *loadCol) gmsValue(ctx *sql.Context, fields []LoadField) (any, error) {
 			return tm, nil
 		}
 	}
-	return string(f.Text), nil
+	return f.Text, nil
 }
 
 func loadDefault(ctx *sql.Context, col *sql.Column) (any, error) {
@@ -424,7 +424,7 @@ func loadDefault(ctx *sql.Context, col *sql.Column) (any, error) {
 
 // fast converts text on the column's fast path; ok is false when the
 // value needs the INSERT path's steps.
-func (c *loadCol) fast(b []byte) (any, bool) {
+func (c *loadCol) fast(b string) (any, bool) {
 	switch c.kind {
 	case loadInt:
 		i, ok := plainInt(b)
@@ -450,16 +450,16 @@ func (c *loadCol) fast(b []byte) (any, bool) {
 		if !plainFloat(b) {
 			return nil, false
 		}
-		f, err := strconv.ParseFloat(string(b), 64)
+		f, err := strconv.ParseFloat(b, 64)
 		if err != nil {
 			return nil, false
 		}
 		return f, true
 	case loadString:
-		if int64(len(b)) > c.hi || !utf8.Valid(b) {
+		if int64(len(b)) > c.hi || !utf8.ValidString(b) {
 			return nil, false
 		}
-		return string(b), true
+		return b, true
 	case loadDate:
 		tm, ok := ParseCanonicalTime(b, true)
 		if !ok || tm.Year() < 1000 {
@@ -481,12 +481,13 @@ func (c *loadCol) fast(b []byte) (any, bool) {
 
 // plainFloat: b is -?digits[.digits] (at most 17 digits), text GMS's
 // DOUBLE conversion reads with strconv.ParseFloat as it is.
-func plainFloat(b []byte) bool {
+func plainFloat(b string) bool {
 	if len(b) > 0 && b[0] == '-' {
 		b = b[1:]
 	}
 	digits, point := 0, -1
-	for i, c := range b {
+	for i := 0; i < len(b); i++ {
+		c := b[i]
 		switch {
 		case c >= '0' && c <= '9':
 			digits++
@@ -500,7 +501,7 @@ func plainFloat(b []byte) bool {
 }
 
 // plainInt reads -?digits (at most 18) as an int64.
-func plainInt(b []byte) (int64, bool) {
+func plainInt(b string) (int64, bool) {
 	neg := len(b) > 0 && b[0] == '-'
 	if neg {
 		b = b[1:]
@@ -509,7 +510,8 @@ func plainInt(b []byte) (int64, bool) {
 		return 0, false
 	}
 	var i int64
-	for _, c := range b {
+	for k := 0; k < len(b); k++ {
+		c := b[k]
 		if c < '0' || c > '9' {
 			return 0, false
 		}
@@ -524,7 +526,7 @@ func plainInt(b []byte) (int64, bool) {
 // plainDecimal reads -?digits[.digits] with at most scale fraction digits
 // and precision-scale integer digits (leading zeros aside) as the unscaled
 // value at scale.
-func plainDecimal(b []byte, precision, scale int) (int64, bool) {
+func plainDecimal(b string, precision, scale int) (int64, bool) {
 	neg := len(b) > 0 && b[0] == '-'
 	if neg {
 		b = b[1:]
@@ -537,14 +539,14 @@ func plainDecimal(b []byte, precision, scale int) (int64, bool) {
 	if len(ip) == 0 {
 		return 0, false
 	}
-	var fp []byte
+	var fp string
 	if len(rest) > 0 {
 		if rest[0] != '.' || len(rest) == 1 {
 			return 0, false
 		}
 		fp = rest[1:]
-		for _, c := range fp {
-			if c < '0' || c > '9' {
+		for k := 0; k < len(fp); k++ {
+			if fp[k] < '0' || fp[k] > '9' {
 				return 0, false
 			}
 		}
@@ -556,11 +558,11 @@ func plainDecimal(b []byte, precision, scale int) (int64, bool) {
 		return 0, false
 	}
 	var u int64
-	for _, c := range ip {
-		u = u*10 + int64(c-'0')
+	for k := 0; k < len(ip); k++ {
+		u = u*10 + int64(ip[k]-'0')
 	}
-	for _, c := range fp {
-		u = u*10 + int64(c-'0')
+	for k := 0; k < len(fp); k++ {
+		u = u*10 + int64(fp[k]-'0')
 	}
 	for k := len(fp); k < scale; k++ {
 		u *= 10
@@ -574,10 +576,11 @@ func plainDecimal(b []byte, precision, scale int) (int64, bool) {
 // ParseCanonicalTime parses YYYY-MM-DD and YYYY-MM-DD HH:MM:SS[.fraction]
 // (for dates, only the former) as UTC; other text is not canonical (ok is
 // false) and is left to GMS's parsing.
-func ParseCanonicalTime(b []byte, dateOnly bool) (time.Time, bool) {
-	num := func(s []byte) (int, bool) {
+func ParseCanonicalTime[T string | []byte](b T, dateOnly bool) (time.Time, bool) {
+	num := func(s T) (int, bool) {
 		n := 0
-		for _, c := range s {
+		for k := 0; k < len(s); k++ {
+			c := s[k]
 			if c < '0' || c > '9' {
 				return 0, false
 			}

@@ -156,29 +156,100 @@ func (it *loadIntoIter) load(ctx *sql.Context) (n, skipped int64, err error) {
 			l.Discard(ctx)
 		}
 	}()
-	var fields []provider.LoadField
-	for {
-		if err := r.nextRecord(); err != nil {
-			if errors.Is(err, io.EOF) {
-				break
-			}
+	// The reader runs ahead in its own goroutine, a batch of records at a
+	// time: reading and parsing overlap the conversion and buffering.
+	batches := make(chan *loadBatch, 2)
+	stop := make(chan struct{})
+	go r.readBatches(batches, stop)
+	defer func() {
+		close(stop)
+		for range batches { // the reader has stopped before its input closes
+		}
+	}()
+	for b := range batches {
+		if b.err != nil {
+			return 0, 0, b.err
+		}
+		if err := ctx.Err(); err != nil {
 			return 0, 0, err
 		}
-		if l.Rows()&1023 == 0 {
-			if err := ctx.Err(); err != nil {
+		for k := 0; k+1 < len(b.starts); k++ {
+			if err := l.Row(ctx, b.fields[b.starts[k]:b.starts[k+1]]); err != nil {
 				return 0, 0, err
 			}
-		}
-		fields = fields[:0]
-		for _, f := range r.fields {
-			fields = append(fields, provider.LoadField{Text: r.val[f.start:f.end], Null: f.null, Quoted: f.quoted})
-		}
-		if err := l.Row(ctx, fields); err != nil {
-			return 0, 0, err
 		}
 	}
 	if err := l.Done(ctx); err != nil {
 		return 0, 0, err
 	}
 	return l.Rows(), l.Skipped(), nil
+}
+
+// loadBatch is a batch of records read ahead: record k's fields are
+// fields[starts[k]:starts[k+1]], their text substrings of one string.
+type loadBatch struct {
+	fields []provider.LoadField
+	starts []int
+	err    error
+}
+
+// loadBatchBytes is the text a batch holds at most (a record longer than
+// that makes a batch of its own).
+const loadBatchBytes = 256 << 10
+
+// readBatches reads every record into batches sent on out (an error ends
+// the stream as a batch holding it), until stop is closed.
+func (it *loadIter) readBatches(out chan<- *loadBatch, stop <-chan struct{}) {
+	defer close(out)
+	send := func(b *loadBatch) bool {
+		select {
+		case out <- b:
+			return true
+		case <-stop:
+			return false
+		}
+	}
+	var (
+		text  []byte
+		spans []loadField
+		b     = &loadBatch{}
+	)
+	flush := func() bool {
+		if len(b.starts) == 0 {
+			return true
+		}
+		str := string(text) // one string per batch: the fields are substrings
+		for i, f := range spans {
+			b.fields[i].Text = str[f.start:f.end]
+		}
+		b.starts = append(b.starts, len(b.fields))
+		ok := send(b)
+		text, spans, b = text[:0], spans[:0], &loadBatch{fields: make([]provider.LoadField, 0, len(b.fields)), starts: make([]int, 0, len(b.starts))}
+		return ok
+	}
+	for {
+		err := it.nextRecord()
+		if errors.Is(err, io.EOF) {
+			flush()
+			return
+		}
+		if err != nil {
+			if flush() {
+				send(&loadBatch{err: err})
+			}
+			return
+		}
+		b.starts = append(b.starts, len(b.fields))
+		base := len(text)
+		text = append(text, it.val...)
+		for _, f := range it.fields {
+			spans = append(spans, loadField{start: base + f.start, end: base + f.end})
+			b.fields = append(b.fields, provider.LoadField{Null: f.null, Quoted: f.quoted})
+		}
+		if len(text) >= loadBatchBytes {
+			if !flush() {
+				return
+			}
+		}
+	}
 }
