@@ -128,3 +128,48 @@ func TestLoadFastPathModel(t *testing.T) {
 		t.Errorf("the fast path took only %d of 200,000 values", taken)
 	}
 }
+
+// TestCanonicalDatetimeModel: canonical DATE/DATETIME text read by
+// canonicalDatetime passes the strict check and converts, in GMS, to the
+// same value as the text itself.
+func TestCanonicalDatetimeModel(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	ctx := sql.NewEmptyContext()
+	taken := 0
+	for i := 0; i < 100_000; i++ {
+		pt := schema.DataType{Root: schema.TypeTimestamp, Precision: r.Intn(7), Nullable: true}
+		if r.Intn(3) == 0 {
+			pt = schema.DataType{Root: schema.TypeDate, Nullable: true}
+		}
+		st, err := sqlType(&pt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := fmt.Sprintf("%04d-%02d-%02d", 900+r.Intn(9200), r.Intn(14), r.Intn(33))
+		if r.Intn(3) > 0 {
+			text += fmt.Sprintf(" %02d:%02d:%02d", r.Intn(25), r.Intn(61), r.Intn(61))
+			if r.Intn(2) == 0 {
+				text += "." + fmt.Sprintf("%09d", r.Intn(1000000000))[:1+r.Intn(9)]
+			}
+		}
+		tm, ok := canonicalDatetime(st, text)
+		if !ok {
+			continue
+		}
+		taken++
+		if err := checkStrict(ctx, &sql.Column{Name: "c", Type: st}, text, 1); err != nil {
+			t.Fatalf("%s %q: canonical, but the strict check refuses: %v", st, text, err)
+		}
+		want, _, err := st.Convert(ctx, text)
+		if err != nil {
+			t.Fatalf("%s %q: canonical, but GMS refuses: %v", st, text, err)
+		}
+		got, _, err := st.Convert(ctx, tm)
+		if err != nil || got != want {
+			t.Fatalf("%s %q: GMS converts the text to %v, the canonical time to %v (%v)", st, text, want, got, err)
+		}
+	}
+	if taken < 10_000 {
+		t.Errorf("only %d of 100,000 texts were canonical", taken)
+	}
+}

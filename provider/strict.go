@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -241,6 +242,11 @@ func (e *strictValue) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	if e.col == nil { // an arithmetic check only (strictValues)
 		return v, nil
 	}
+	if s, ok := v.(string); ok {
+		if tm, ok := canonicalDatetime(e.col.Type, s); ok {
+			return tm, nil // valid: no strict check, no layout-by-layout parse in GMS
+		}
+	}
 	return strictOrClamp(ctx, e.col, v, n, e.ignore)
 }
 
@@ -265,6 +271,36 @@ func strictOrClamp(ctx *sql.Context, col *sql.Column, v any, n int64, ignore boo
 		}
 	}
 	return v, nil
+}
+
+// canonicalDatetime reads text in the canonical form of a DATE
+// (YYYY-MM-DD) or DATETIME(p) column (YYYY-MM-DD HH:MM:SS[.f], at most p
+// fraction digits), years 1000–9999, as the time GMS's conversion of the
+// text gives; ok is false for any other text or column type. GMS parses
+// such text by trying its layouts one by one, twice per value (the strict
+// check and the conversion): ~9% of a multi-row INSERT's CPU.
+func canonicalDatetime(t sql.Type, s string) (time.Time, bool) {
+	dt, ok := t.(sql.DatetimeType)
+	if !ok {
+		return time.Time{}, false
+	}
+	switch dt.Type() {
+	case sqltypes.Date:
+		if len(s) != 10 {
+			return time.Time{}, false
+		}
+	case sqltypes.Datetime:
+		if len(s) < 19 || len(s) > 19 && len(s)-20 > dt.Precision() {
+			return time.Time{}, false
+		}
+	default:
+		return time.Time{}, false
+	}
+	tm, ok := ParseCanonicalTime(s, dt.Type() == sqltypes.Date)
+	if !ok || tm.Year() < 1000 {
+		return time.Time{}, false
+	}
+	return tm, true
 }
 
 // checkStrict reports MySQL's strict-mode error for storing v in col, or nil.
