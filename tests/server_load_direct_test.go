@@ -290,3 +290,62 @@ func TestLoadDirectEqualsInsertPath(t *testing.T) {
 		t.Errorf("the trials did not cover both failing and succeeding loads: %v", outcomes)
 	}
 }
+
+// TestLoadDirectInTransaction: inside BEGIN … COMMIT a direct LOAD is one
+// statement of the transaction: its rows are read back before the commit,
+// a failing LOAD drops only its own rows, ROLLBACK drops everything, and
+// the commit is one snapshot.
+func TestLoadDirectInTransaction(t *testing.T) {
+	wh, dir := t.TempDir(), t.TempDir()
+	addr := startFilesServer(t, wh, dir)
+	mustExec(t, openWarehouseDB(t, addr, "", ""), "CREATE DATABASE ldt")
+	db := openWarehouseDB(t, addr, "ldt", "")
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	good := filepath.Join(dir, "good.csv")
+	bad := filepath.Join(dir, "bad.csv")
+	if err := os.WriteFile(good, []byte("1,a\n2,b\n3,c\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, []byte("10,x\n11,y\nz,12\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	load := func(p string) error {
+		_, err := conn.ExecContext(ctx, fmt.Sprintf("LOAD DATA INFILE '%s' INTO TABLE t FIELDS TERMINATED BY ','", p))
+		return err
+	}
+	mustExec(t, conn, "CREATE TABLE t (id INT NOT NULL, s VARCHAR(4), PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket' = '2')")
+	before := provider.LoadedRows()
+	mustExec(t, conn, "BEGIN", "INSERT INTO t VALUES (100, 'i')")
+	if err := load(good); err != nil {
+		t.Fatal(err)
+	}
+	if err := load(bad); err == nil || mysqlErrNo(err) != 1366 {
+		t.Fatalf("LOAD of a bad id: %v, want 1366", err)
+	}
+	if got := queryStrings(t, conn, "SELECT id, s FROM t ORDER BY id"); fmt.Sprint(got) != "[[1 a] [2 b] [3 c] [100 i]]" {
+		t.Errorf("inside the transaction: %v", got)
+	}
+	mustExec(t, conn, "COMMIT")
+	if got := queryStrings(t, conn, "SELECT id, s FROM t ORDER BY id"); fmt.Sprint(got) != "[[1 a] [2 b] [3 c] [100 i]]" {
+		t.Errorf("after COMMIT: %v", got)
+	}
+	if n := snapshotCount(t, conn, "t"); n != 1 {
+		t.Errorf("%d snapshots after one transaction, want 1", n)
+	}
+	mustExec(t, conn, "BEGIN")
+	if err := load(good); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, conn, "DELETE FROM t WHERE id = 100", "ROLLBACK")
+	if got := queryStrings(t, conn, "SELECT COUNT(*) FROM t"); got[0][0] != "4" {
+		t.Errorf("after ROLLBACK: %v rows, want 4", got)
+	}
+	if provider.LoadedRows()-before != 6 {
+		t.Errorf("the direct path loaded %d rows, want 6 (two good loads)", provider.LoadedRows()-before)
+	}
+}
