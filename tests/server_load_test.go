@@ -24,10 +24,11 @@ import (
 
 // LOAD DATA [LOCAL] INFILE reads its input with lakesql's reader
 // (sqlengine/loaddata.go, MySQL's reading rules; GMS v0.20.0's own loader
-// cannot read ordinary CSV) and then takes the ordinary INSERT path: the
-// editor buffers the rows in the statement's transaction and the commit
-// writes them with one lsmwrite.TableWrite, so one LOAD statement is one
-// Paimon snapshot per table.
+// cannot read ordinary CSV) and converts the fields straight to Paimon
+// values (sqlengine/loadinto.go, provider/load.go; server_load_direct_test.go
+// compares it with the INSERT path): the rows are buffered in the
+// statement's transaction and the commit writes them with one
+// lsmwrite.TableWrite, so one LOAD statement is one Paimon snapshot per table.
 //
 //   - server-side files are opened by the server, only inside
 //     --secure-file-priv (default: disabled, error 1290) and only for
