@@ -33,6 +33,11 @@ type SchemaManager struct {
 		cache  map[schema.SchemaID]*schema.TableSchema
 		latest schema.SchemaID
 		known  bool
+		// confirmed: the schema folder's version (storage.DirWatcher)
+		// read before the files last confirmed latest; while the
+		// version is the same, latest is still the newest schema.
+		confirmed    uint64
+		hasConfirmed bool
 	}
 }
 
@@ -117,9 +122,18 @@ func (m *SchemaManager) List(ctx context.Context) ([]schema.SchemaID, error) {
 // LatestID returns the largest schema id; ok is false when there is no
 // schema (no table).
 func (m *SchemaManager) LatestID(ctx context.Context) (id schema.SchemaID, ok bool, err error) {
+	var version uint64
+	watched := false
+	if w, ok := m.st.(storage.DirWatcher); ok {
+		version, watched = w.DirVersion(ctx, m.dir)
+	}
 	m.mu.Lock()
 	last, known := m.mu.latest, m.mu.known
+	confirmed := known && watched && m.mu.hasConfirmed && m.mu.confirmed == version
 	m.mu.Unlock()
+	if confirmed {
+		return last, true, nil
+	}
 	if known {
 		cur, err := m.st.Exists(ctx, m.Path(last))
 		if err != nil {
@@ -131,6 +145,7 @@ func (m *SchemaManager) LatestID(ctx context.Context) (id schema.SchemaID, ok bo
 				return 0, false, fmt.Errorf("snapshot: check schema %d: %w", last+1, err)
 			}
 			if !next {
+				m.confirm(last, version, watched)
 				return last, true, nil
 			}
 		}
@@ -142,7 +157,7 @@ func (m *SchemaManager) LatestID(ctx context.Context) (id schema.SchemaID, ok bo
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if len(ids) == 0 {
-		m.mu.known = false
+		m.mu.known, m.mu.hasConfirmed = false, false
 		clear(m.mu.cache)
 		return 0, false, nil
 	}
@@ -151,7 +166,18 @@ func (m *SchemaManager) LatestID(ctx context.Context) (id schema.SchemaID, ok bo
 		clear(m.mu.cache) // re-created: the cached schemas are another table's
 	}
 	m.mu.latest, m.mu.known = id, true
+	m.mu.confirmed, m.mu.hasConfirmed = version, watched
 	return id, true, nil
+}
+
+// confirm records that the files showed last as the newest schema after
+// the folder's version was read.
+func (m *SchemaManager) confirm(last schema.SchemaID, version uint64, watched bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.mu.known && m.mu.latest == last {
+		m.mu.confirmed, m.mu.hasConfirmed = version, watched
+	}
 }
 
 // Latest reads the schema with the largest id; ErrSchemaNotFound when there

@@ -349,6 +349,12 @@ func (f *faulty) Exists(ctx context.Context, p string) (bool, error) {
 }
 
 func (f *faulty) List(ctx context.Context, prefix string) iter.Seq2[ObjectInfo, error] {
+	return f.list(prefix, func() iter.Seq2[ObjectInfo, error] { return f.st.List(ctx, prefix) })
+}
+
+// list is a listing under injection (List, ListTemps): the fault decided
+// before it, then the inner listing's entries until the injector crashes.
+func (f *faulty) list(prefix string, inner func() iter.Seq2[ObjectInfo, error]) iter.Seq2[ObjectInfo, error] {
 	return func(yield func(ObjectInfo, error) bool) {
 		op, fl, err := f.in.before(OpList, f.rel(prefix))
 		if err != nil {
@@ -359,7 +365,7 @@ func (f *faulty) List(ctx context.Context, prefix string) iter.Seq2[ObjectInfo, 
 			yield(ObjectInfo{}, after(op, fl, nil))
 			return
 		}
-		for info, err := range f.st.List(ctx, prefix) {
+		for info, err := range inner() {
 			if err == nil && f.in.Crashed() {
 				err = fmt.Errorf("%w: list %s after a crash", ErrInjected, prefix)
 			}

@@ -108,20 +108,5 @@ func (s *localStorage) ListTemps(ctx context.Context, dir string, depth int) ite
 }
 
 func (f *faulty) ListTemps(ctx context.Context, dir string, depth int) iter.Seq2[ObjectInfo, error] {
-	return func(yield func(ObjectInfo, error) bool) {
-		op, fl, err := f.in.before(OpList, f.rel(dir))
-		if err != nil {
-			yield(ObjectInfo{}, err)
-			return
-		}
-		if fl == FailAfter || fl == CrashAfter {
-			yield(ObjectInfo{}, after(op, fl, nil))
-			return
-		}
-		for info, err := range ListTempsTo(ctx, f.st, dir, depth) {
-			if !yield(info, err) || err != nil {
-				return
-			}
-		}
-	}
+	return f.list(dir, func() iter.Seq2[ObjectInfo, error] { return ListTempsTo(ctx, f.st, dir, depth) })
 }
