@@ -96,6 +96,10 @@ var ErrInjected = errors.New("storage: injected fault")
 type Injector struct {
 	// Decide returns the fault for an operation (nil: none).
 	Decide func(op Op) Fault
+	// Listed, when set, is called with every object a List (op) yields,
+	// before the caller gets it, and returns what the caller gets: a test
+	// pauses a listing half-way there, or skews the store's clock.
+	Listed func(op Op, obj ObjectInfo) ObjectInfo
 
 	mu      sync.Mutex
 	n       int64
@@ -364,6 +368,9 @@ func (f *faulty) list(prefix string, inner func() iter.Seq2[ObjectInfo, error]) 
 		for info, err := range inner() {
 			if err == nil && f.in.Crashed() {
 				err = fmt.Errorf("%w: list %s after a crash", ErrInjected, prefix)
+			}
+			if err == nil && f.in.Listed != nil {
+				info = f.in.Listed(op, info)
 			}
 			if !yield(info, err) || err != nil {
 				return
