@@ -45,6 +45,8 @@ type Provider struct {
 	}
 	// points are the prepared plans of point queries (point_plan.go).
 	points pointPlans
+	// stats are the PRIMARY-index statistics by table handle (stats_histogram.go).
+	stats statCache
 }
 
 var _ sql.DatabaseProvider = (*Provider)(nil)

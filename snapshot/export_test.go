@@ -11,6 +11,14 @@ func LiveSetsReused() int {
 	return lives.reused
 }
 
+// LiveSetsAppended counts the live sets made by appending new files to an
+// earlier set (appendOnly).
+func LiveSetsAppended() int {
+	lives.mu.Lock()
+	defer lives.mu.Unlock()
+	return lives.appended
+}
+
 // DropCaches empties the process-wide caches of decoded manifests and live
 // sets, as a restarted process starts.
 func DropCaches() {

@@ -47,6 +47,7 @@ type liveCache struct {
 	sets       map[string]*liveSet
 	latest     map[string]*liveSet // by storage URL: the last set merged
 	reused     int                 // merges that started from an earlier set
+	appended   int                 // of them, appends of new files only
 	order      []string
 	entries    int
 	maxEntries int
@@ -122,16 +123,9 @@ func cachedLiveSet(ctx context.Context, st storage.Storage, snap *Snapshot) (*li
 		}
 		ls.metas = append(ls.metas, ms...)
 	}
-	m := manifest.NewEntryMerger()
-	from := map[manifest.FileIdentifier]int32{}
+	prev := lives.prefixOf(st.URL(), ls.metas)
 	first := 0 // the first manifest to merge
-	if prev := lives.prefixOf(st.URL(), ls.metas); prev != nil {
-		for i := range prev.entries {
-			if err := m.Add(prev.entries[i]); err != nil {
-				return nil, err
-			}
-			from[prev.entries[i].Identifier()] = prev.from[i]
-		}
+	if prev != nil {
 		first = len(prev.metas)
 	}
 	read := make([][]manifest.ManifestEntry, len(ls.metas))
@@ -147,6 +141,40 @@ func cachedLiveSet(ctx context.Context, st storage.Storage, snap *Snapshot) (*li
 	}
 	if err := g.Wait(); err != nil {
 		return nil, err
+	}
+	if prev != nil && appendOnly(prev, read[first:]) {
+		// Only new files, none already live: the merge is prev's live
+		// files followed by the new ones (the merger keeps insertion
+		// order), without re-inserting prev's files into a merger.
+		n := len(prev.entries)
+		for _, es := range read[first:] {
+			n += len(es)
+		}
+		ls.entries = make([]manifest.ManifestEntry, len(prev.entries), n)
+		copy(ls.entries, prev.entries)
+		ls.from = make([]int32, len(prev.from), n)
+		copy(ls.from, prev.from)
+		for mi := first; mi < len(read); mi++ {
+			for i := range read[mi] {
+				ls.entries = append(ls.entries, read[mi][i])
+				ls.from = append(ls.from, int32(mi))
+			}
+		}
+		lives.mu.Lock()
+		lives.appended++
+		lives.mu.Unlock()
+		lives.put(st.URL(), key, ls)
+		return ls, nil
+	}
+	m := manifest.NewEntryMerger()
+	from := map[manifest.FileIdentifier]int32{}
+	if prev != nil {
+		for i := range prev.entries {
+			if err := m.Add(prev.entries[i]); err != nil {
+				return nil, err
+			}
+			from[prev.entries[i].Identifier()] = prev.from[i]
+		}
 	}
 	for mi, es := range read {
 		for i := range es {
@@ -166,6 +194,35 @@ func cachedLiveSet(ctx context.Context, st storage.Storage, snap *Snapshot) (*li
 	}
 	lives.put(st.URL(), key, ls)
 	return ls, nil
+}
+
+// appendOnly reports whether the new manifests' entries only add files
+// that are neither live in prev nor added twice: merging them into prev's
+// live files then appends them. Anything else (a DELETE, a duplicate ADD,
+// which the merger reports as corrupt) takes the merger.
+func appendOnly(prev *liveSet, read [][]manifest.ManifestEntry) bool {
+	byName := map[string]*manifest.ManifestEntry{}
+	for _, es := range read {
+		for i := range es {
+			e := &es[i]
+			if e.Kind != manifest.FileKindAdd {
+				return false
+			}
+			if _, dup := byName[e.File.FileName]; dup {
+				return false
+			}
+			byName[e.File.FileName] = e
+		}
+	}
+	if len(byName) == 0 {
+		return true
+	}
+	for i := range prev.entries {
+		if e, ok := byName[prev.entries[i].File.FileName]; ok && e.Identifier() == prev.entries[i].Identifier() {
+			return false
+		}
+	}
+	return true
 }
 
 // scan filters the live set as Scan filters a snapshot's manifests.

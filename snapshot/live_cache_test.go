@@ -16,7 +16,8 @@ import (
 // statistics of the same scan naming the snapshot's lists (which merges the
 // manifests every time), with and without filters, for every snapshot of
 // every Java fixture table, twice (cold and cached); snapshots in order,
-// so most are merged from the previous snapshot's live set.
+// so most are merged from the previous snapshot's live set, and those that
+// only add files are appended to it (appendOnly).
 func TestCachedLiveSetEqualsMerge(t *testing.T) {
 	ctx := context.Background()
 	names := func(es []manifest.ManifestEntry) []string {
@@ -26,7 +27,7 @@ func TestCachedLiveSetEqualsMerge(t *testing.T) {
 		}
 		return out
 	}
-	compared, reused := 0, snapshot.LiveSetsReused()
+	compared, reused, appended := 0, snapshot.LiveSetsReused(), snapshot.LiveSetsAppended()
 	for _, dir := range testutil.FixtureTables(t) {
 		tbl := snapshot.OpenTable(openDir(t, dir), "")
 		ids, err := tbl.Snapshots().List(ctx)
@@ -86,4 +87,8 @@ func TestCachedLiveSetEqualsMerge(t *testing.T) {
 	if snapshot.LiveSetsReused()-reused < 20 {
 		t.Fatalf("only %d live sets were merged from an earlier one", snapshot.LiveSetsReused()-reused)
 	}
+	if n := snapshot.LiveSetsAppended() - appended; n < 10 {
+		t.Fatalf("only %d live sets were appended to an earlier one", n)
+	}
+	t.Logf("%d scans compared, %d live sets from an earlier one, %d of them appended", compared, snapshot.LiveSetsReused()-reused, snapshot.LiveSetsAppended()-appended)
 }

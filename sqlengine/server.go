@@ -199,6 +199,8 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 func NewEngine(pro *provider.Provider, readOnly bool, pre ...analyzer.Rule) *sqle.Engine {
 	provider.InstallStrictRule()      // strict-mode checks of written values (provider/strict.go)
 	provider.InstallPushdownDMLRule() // single-table UPDATE and DELETE skip the post-analysis rules
+	provider.InstallLoadDirectVariable()
+	installLoadIntoRule() // LOAD DATA into Paimon tables without GMS's per-row INSERT path (loadinto.go)
 	b := analyzer.NewBuilder(pro)
 	b = builtins.Install(b)                                                      // MySQL's answers where GMS's built-ins differ (builtins/)
 	b = b.AddPostAnalyzeRule(builtins.SetOpTypesRuleID, builtins.SetOpTypesRule) // columns of a UNION in a derived table keep the UNION's types
@@ -216,8 +218,10 @@ func NewEngine(pro *provider.Provider, readOnly bool, pre ...analyzer.Rule) *sql
 	}
 	b = b.AddPreAnalyzeRule(provider.BigInRuleID, provider.BigInRule) // long IN lists are not index ranges (provider/bigin.go)
 	a := b.Build()
-	a.Catalog.InfoSchema = infoSchema{a.Catalog.InfoSchema} // MySQL's information_schema collation (info_schema.go)
-	a.ExecBuilder = newExecBuilder()                        // LOAD DATA reads CSV as MySQL does (loaddata.go)
+	a.Catalog.StatsProvider = provider.NewStatsProvider(a.Catalog.StatsProvider) // PRIMARY-index histograms from the manifests (provider/stats_histogram.go)
+	a.Coster = provider.NewCoster()                                              // lookup-join probes priced as lakesql pays them (provider/coster.go)
+	a.Catalog.InfoSchema = infoSchema{a.Catalog.InfoSchema}                      // MySQL's information_schema collation (info_schema.go)
+	a.ExecBuilder = newExecBuilder()                                             // LOAD DATA reads CSV as MySQL does (loaddata.go)
 	e := sqle.New(a, &sqle.Config{IsReadOnly: readOnly})
 	// DECIMAL literals in comparisons and CAST … AS DECIMAL kept exact,
 	// INSERT … SELECT … ON DUPLICATE KEY UPDATE c = VALUES(c) (builtins/parser.go).
