@@ -60,16 +60,28 @@ func readPlanBatches(ctx context.Context, plan *lsmread.Plan) ([][]any, error) {
 	return rows, nil
 }
 
-// compareRawAndMerged reads spec with the raw-split rules on and off and
-// with the column merge on and off, as rows and as column batches, and fails
+// compareRawAndMerged reads spec with the raw-split rules on and off, with
+// the column merge on and off and with a 1-byte split target (every bucket
+// cut as far as it can be), as rows and as column batches, and fails
 // when any of the reads differ from the row merge's rows (every rule off);
 // it returns the plan read with the rules on.
 func compareRawAndMerged(t *testing.T, what string, tbl *lsmread.Table, spec lsmread.ScanSpec) (*lsmread.Plan, [][]any) {
 	t.Helper()
 	ctx := context.Background()
-	read := func(raw, columns bool) (*lsmread.Plan, [][]any, [][]any) {
+	read := func(raw, columns bool, overrides ...string) (*lsmread.Plan, [][]any, [][]any) {
 		defer lsmread.SetReadRawSplits(raw)()
 		defer lsmread.SetReadColumnMerge(columns)()
+		spec := spec
+		if len(overrides) > 0 {
+			base := spec.OptionOverrides
+			spec.OptionOverrides = map[string]string{}
+			for k, v := range base {
+				spec.OptionOverrides[k] = v
+			}
+			for i := 0; i+1 < len(overrides); i += 2 {
+				spec.OptionOverrides[overrides[i]] = overrides[i+1]
+			}
+		}
 		plan, err := tbl.Plan(ctx, spec)
 		if err != nil {
 			t.Fatalf("%s: plan: %v", what, err)
@@ -87,6 +99,8 @@ func compareRawAndMerged(t *testing.T, what string, tbl *lsmread.Table, spec lsm
 	plan, rawRows, rawBatches := read(true, true)
 	mergePlan, colRows, colBatches := read(false, true)
 	_, mergedRows, mergedBatches := read(false, false)
+	// Every file that needs no merge and every section a split of its own.
+	_, tinyRows, tinyBatches := read(true, true, "source.split.target-size", "1b")
 	if mergePlan.Stats.RawBuckets != 0 {
 		t.Fatalf("%s: %d buckets read raw with the rule off", what, mergePlan.Stats.RawBuckets)
 	}
@@ -95,6 +109,8 @@ func compareRawAndMerged(t *testing.T, what string, tbl *lsmread.Table, spec lsm
 	sameMultiset(t, what+": column-merged rows vs merged rows", colRows, mergedRows)
 	sameMultiset(t, what+": column-merged batches vs merged rows", colBatches, mergedRows)
 	sameMultiset(t, what+": merged batches vs merged rows", mergedBatches, mergedRows)
+	sameMultiset(t, what+": rows of 1-byte splits vs merged rows", tinyRows, mergedRows)
+	sameMultiset(t, what+": batches of 1-byte splits vs merged rows", tinyBatches, mergedRows)
 	if spec.Filter == nil && spec.Projection == nil {
 		if n, ok, err := plan.CountFromStats(ctx); err != nil {
 			t.Fatal(err)
