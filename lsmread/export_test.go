@@ -24,3 +24,7 @@ func RawSectionsRead() int64 { return rawSectionsRead.Load() }
 // FilesAggregatedFromStats is how many data files' aggregates came from
 // their statistics.
 func FilesAggregatedFromStats() int64 { return filesAggregatedFromStats.Load() }
+
+// NewestFirstStops is how many one-key lookups stopped before the last
+// file of their split so far.
+func NewestFirstStops() int64 { return newestFirstStops.Load() }

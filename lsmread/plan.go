@@ -164,6 +164,16 @@ func (t *Table) Plan(ctx context.Context, spec ScanSpec) (*Plan, error) {
 	if err := p.planSplits(ctx); err != nil {
 		return nil, err
 	}
+	if spec.Delta == nil {
+		// A batch read: a big bucket becomes several splits, of files that
+		// need no merge or of whole sections (delta, incremental and diff
+		// reads keep one split per bucket).
+		p.Splits = packSplits(p.Splits, core.SourceSplitTargetSize, core.SourceSplitOpenFileCost)
+		if err := p.packMergeSplits(ctx, core.SourceSplitTargetSize, core.SourceSplitOpenFileCost); err != nil {
+			return nil, err
+		}
+		p.Stats.Splits = len(p.Splits)
+	}
 	return p, nil
 }
 

@@ -33,6 +33,12 @@ func writeScanTable(tb testing.TB, ctx context.Context, st storage.Storage, n in
 // sorted run per bucket spanning the whole key range (merge-on-read merges
 // them all).
 func writeScanTableRuns(tb testing.TB, ctx context.Context, st storage.Storage, n int, pk bool, commits int) {
+	writeScanTableOptions(tb, ctx, st, n, pk, commits, nil)
+}
+
+// writeScanTableOptions is writeScanTableRuns with table options set on
+// top of the defaults (e.g. one bucket for an append table).
+func writeScanTableOptions(tb testing.TB, ctx context.Context, st storage.Storage, n int, pk bool, commits int, opts map[string]string) {
 	tb.Helper()
 	ts := &schema.TableSchema{
 		Version: schema.SchemaVersionCurrent,
@@ -49,6 +55,9 @@ func writeScanTableRuns(tb testing.TB, ctx context.Context, st storage.Storage, 
 	if pk {
 		ts.PrimaryKeys = []string{"id"}
 		ts.Options = map[string]string{"bucket": "4"}
+	}
+	for k, v := range opts {
+		ts.Options[k] = v
 	}
 	if err := snapshot.NewSchemaManager(st, "main").Commit(ctx, ts); err != nil {
 		tb.Fatal(err)

@@ -185,7 +185,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	// the server serves (recovery.go).
 	if !cfg.ReadOnly {
 		if cfg.Embedded {
-			rollForward(ctx, st, 0)
+			rollForward(ctx, st, time.Time{})
 		} else {
 			s.recovery = startRecovery(ctx, st)
 		}
