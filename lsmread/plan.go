@@ -81,6 +81,9 @@ type PlanStats struct {
 	// RunsMax and RunsTotal are the most sorted runs one of them holds and
 	// their sum (EXPLAIN shows the maximum and the average).
 	MergedBuckets, RawBuckets, RunsMax, RunsTotal int
+	// ColumnMergedBuckets counts the merged buckets whose sorted runs are
+	// merged over column batches (deduplicate tables), not row by row.
+	ColumnMergedBuckets int
 }
 
 // RunsAvg is the average number of sorted runs of a bucket of a table that
@@ -514,6 +517,9 @@ func (p *Plan) planSplits(ctx context.Context) error {
 			runs := manifest.SortedRuns(files)
 			if split.Mode == ReadMerge {
 				p.Stats.MergedBuckets++
+				if p.columnMergeable() {
+					p.Stats.ColumnMergedBuckets++
+				}
 			} else {
 				p.Stats.RawBuckets++
 			}

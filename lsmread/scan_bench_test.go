@@ -232,7 +232,9 @@ func BenchmarkFullScan(b *testing.B) {
 //   - pk-compacted: a 4-bucket primary-key table written in 5 commits and
 //     fully compacted (one file per bucket on the top level);
 //   - pk-5runs: the same table before compaction (5 overlapping level-0
-//     sorted runs per bucket, merged on read).
+//     sorted runs per bucket, merged on read over column batches);
+//   - pk-5runs-rowmerge: the same table merged row by row (the column
+//     merge off), the baseline of the column merge.
 //
 // Each is read as rows (Reader.Read) and as column batches
 // (Reader.ReadBatches), with every column (all) and with two (id, qty);
@@ -256,13 +258,22 @@ func BenchmarkScanKinds(b *testing.B) {
 		}
 		return lsmread.OpenTable(st, "")
 	}
+	var runs *lsmread.Table
+	fiveRuns := func() *lsmread.Table {
+		if runs == nil {
+			runs = open(true, 5, false)
+		}
+		return runs
+	}
 	kinds := []struct {
-		name string
-		tbl  func() *lsmread.Table
+		name     string
+		tbl      func() *lsmread.Table
+		rowMerge bool
 	}{
-		{"append", func() *lsmread.Table { return open(false, 1, false) }},
-		{"pk-compacted", func() *lsmread.Table { return open(true, 5, true) }},
-		{"pk-5runs", func() *lsmread.Table { return open(true, 5, false) }},
+		{"append", func() *lsmread.Table { return open(false, 1, false) }, false},
+		{"pk-compacted", func() *lsmread.Table { return open(true, 5, true) }, false},
+		{"pk-5runs", fiveRuns, false},
+		{"pk-5runs-rowmerge", fiveRuns, true},
 	}
 	for _, k := range kinds {
 		var tbl *lsmread.Table
@@ -278,6 +289,9 @@ func BenchmarkScanKinds(b *testing.B) {
 				b.Run(sub, func(b *testing.B) {
 					if tbl == nil {
 						tbl = k.tbl()
+					}
+					if k.rowMerge {
+						defer lsmread.SetReadColumnMerge(false)()
 					}
 					cpu0 := processCPU(b)
 					var rows int64
