@@ -11,7 +11,9 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"unsafe"
 
+	"github.com/lakesql/lakesql/internal/datafile"
 	"github.com/lakesql/lakesql/internal/schema"
 )
 
@@ -115,6 +117,9 @@ func (p *Plan) Aggregate(ctx context.Context, spec AggregateSpec) (*Groups, erro
 	parts := make([]*aggPartial, workers)
 	for w := range parts {
 		parts[w] = newAggPartial(&spec, kinds, types)
+		if statsOnly(p, &spec, kinds) {
+			parts[w].stats = NewStatsEvolution(p.Schema, p.Table.schemas.Schema)
+		}
 	}
 	work := make(chan *DataSplit)
 	errc := make(chan error, workers)
@@ -155,6 +160,7 @@ feed:
 	for _, pt := range parts[1:] {
 		final.merge(pt)
 	}
+	final.boxIntKeys()
 	return &Groups{Keys: final.keys, Acc: final.acc}, nil
 }
 
@@ -164,15 +170,26 @@ type aggPartial struct {
 	kinds  []VectorKind       // per projected column
 	types  []*schema.DataType // per projected column
 	filter RowFilter
+	err    error            // the first error of oneGroup
 	i64    map[int64]int32  // one BIGINT/INT key
 	dense  denseIndex       // one integer key of a dense range (before i64)
 	str    map[string]int32 // one string key, or the encoded keys
 	null   int32            // the group of a NULL single key, or -1
-	keys   [][]any          // each group's key values
+	keys   [][]any          // each group's key values (nil: in ikeys)
+	ikeys  []int64          // the key of each group newIntGroup made
 	acc    []Accum          // group*len(aggs)+agg
 	gidx   []int32
 	rows   []int32
+	iota   []int32 // 0, 1, 2, ...: the rows of a batch without selection
 	keyBuf []byte
+	// dictGroup[x] is the group+1 of entry x of dictionary dictOf (a
+	// string key's dictionary-encoded column chunk), 0 when not seen yet.
+	dictOf    []string
+	dictGroup []int32
+	short     []shortKey // shortStrGroups' keys
+	// stats, when the aggregate can come from file statistics (statsOnly),
+	// evolves them (one per worker: not safe for concurrent use).
+	stats *StatsEvolution
 }
 
 func newAggPartial(spec *AggregateSpec, kinds []VectorKind, types []*schema.DataType) *aggPartial {
@@ -189,13 +206,67 @@ func newAggPartial(spec *AggregateSpec, kinds []VectorKind, types []*schema.Data
 func (p *aggPartial) newGroup(keys []any) int32 {
 	g := int32(len(p.keys))
 	p.keys = append(p.keys, keys)
-	for range p.spec.Aggs {
-		p.acc = append(p.acc, Accum{})
-	}
+	p.acc = append(p.acc, make([]Accum, len(p.spec.Aggs))...)
 	return g
 }
 
+// newIntGroup adds the group of single integer key x, whose key values
+// are boxed at the end (boxIntKeys): p.keys holds nil for it meanwhile.
+func (p *aggPartial) newIntGroup(x int64) int32 {
+	g := p.newGroup(nil)
+	for len(p.ikeys) < int(g) {
+		p.ikeys = append(p.ikeys, 0)
+	}
+	p.ikeys = append(p.ikeys, x)
+	return g
+}
+
+// intKeyOf is the integer key of group g made by newIntGroup.
+func (p *aggPartial) intKeyOf(g int) (int64, bool) {
+	if p.keys[g] != nil || g >= len(p.ikeys) {
+		return 0, false
+	}
+	return p.ikeys[g], true
+}
+
+// boxIntKeys gives the groups made by newIntGroup their key values in the
+// value model of the key column (one allocation for all).
+func (p *aggPartial) boxIntKeys() {
+	n := 0
+	for g := range p.keys {
+		if _, ok := p.intKeyOf(g); ok {
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	kind, scale := p.kinds[p.spec.Keys[0]], int32(p.types[p.spec.Keys[0]].Scale)
+	vals := make([]any, n)
+	i := 0
+	for g := range p.keys {
+		x, ok := p.intKeyOf(g)
+		if !ok {
+			continue
+		}
+		switch kind {
+		case VectorInt32:
+			vals[i] = int32(x)
+		case VectorDecimal64:
+			vals[i] = schema.Decimal{Compact: x, Scale: scale}
+		default:
+			vals[i] = x
+		}
+		p.keys[g] = vals[i : i+1 : i+1]
+		i++
+	}
+	p.ikeys = nil
+}
+
 func (p *aggPartial) readSplit(ctx context.Context, r *Reader, s *DataSplit) error {
+	if ok, err := p.fromStats(ctx, r, s); err != nil || ok {
+		return err
+	}
 	it, err := r.ReadBatches(ctx, s)
 	if err != nil {
 		return err
@@ -219,34 +290,15 @@ func (p *aggPartial) readSplit(ctx context.Context, r *Reader, s *DataSplit) err
 // batch adds one batch: the filter picks rows, the keys pick groups, then
 // each aggregate runs over its column.
 func (p *aggPartial) batch(b *Batch) error {
-	p.rows = p.rows[:0]
-	add := func(i int32) error {
-		if p.filter != nil {
-			ok, err := p.filter(b, i)
-			if err != nil || !ok {
-				return err
-			}
-		}
-		p.rows = append(p.rows, i)
-		return nil
+	rows, err := p.selectRows(b)
+	if err != nil || len(rows) == 0 {
+		return err
 	}
-	if b.Sel != nil {
-		for _, i := range b.Sel {
-			if err := add(i); err != nil {
-				return err
-			}
-		}
-	} else {
-		for i := range int32(b.Len) {
-			if err := add(i); err != nil {
-				return err
-			}
-		}
+	if len(p.spec.Keys) == 0 {
+		p.oneGroup(b, rows)
+		return p.err
 	}
-	p.gidx = p.gidx[:0]
-	for _, i := range p.rows {
-		p.gidx = append(p.gidx, p.group(b, int(i)))
-	}
+	p.groups(b, rows)
 	na := len(p.spec.Aggs)
 	for a, spec := range p.spec.Aggs {
 		switch spec.Kind {
@@ -256,29 +308,240 @@ func (p *aggPartial) batch(b *Batch) error {
 			}
 		case AggCount:
 			vec := &b.Cols[spec.Col]
-			for k, i := range p.rows {
+			for k, i := range rows {
 				if !vec.IsNull(int(i)) {
 					p.acc[int(p.gidx[k])*na+a].N++
 				}
 			}
 		case AggSum:
-			if err := p.sum(b, a, spec); err != nil {
+			if err := p.sum(b, rows, a, spec); err != nil {
 				return err
 			}
 		case AggMin, AggMax:
-			p.minMax(b, a, spec)
+			p.minMax(b, rows, a, spec)
 		}
 	}
 	return nil
 }
 
+// selectRows returns the rows of b the aggregate reads: the selection
+// (all rows when there is none) that the filter keeps.
+func (p *aggPartial) selectRows(b *Batch) ([]int32, error) {
+	var sel []int32
+	if b.Sel != nil {
+		sel = b.Sel
+	} else {
+		for len(p.iota) < b.Len {
+			p.iota = append(p.iota, int32(len(p.iota)))
+		}
+		sel = p.iota[:b.Len]
+	}
+	if p.filter == nil {
+		return sel, nil
+	}
+	p.rows = p.rows[:0]
+	for _, i := range sel {
+		ok, err := p.filter(b, i)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			p.rows = append(p.rows, i)
+		}
+	}
+	return p.rows, nil
+}
+
+// oneGroup adds rows of b to the single group of an aggregate without
+// keys: counts and sums of typed vectors run without a group per row.
+func (p *aggPartial) oneGroup(b *Batch, rows []int32) {
+	for a, spec := range p.spec.Aggs {
+		acc := &p.acc[a]
+		switch spec.Kind {
+		case AggCountRows:
+			acc.N += int64(len(rows))
+			continue
+		case AggSum:
+			vec := &b.Cols[spec.Col]
+			switch vec.Kind() {
+			case VectorInt64, VectorDecimal64:
+				sumInto(acc, vec.Int64, vec.Nulls, rows)
+				continue
+			case VectorInt32:
+				sumInto(acc, vec.Int32, vec.Nulls, rows)
+				continue
+			}
+		}
+		// Other aggregates and columns: the grouped path with group 0.
+		p.gidx = grow32(p.gidx, len(rows))
+		switch spec.Kind {
+		case AggCount:
+			vec := &b.Cols[spec.Col]
+			for _, i := range rows {
+				if !vec.IsNull(int(i)) {
+					acc.N++
+				}
+			}
+		case AggSum:
+			if err := p.sum(b, rows, a, spec); err != nil {
+				p.err = err
+			}
+		case AggMin, AggMax:
+			p.minMax(b, rows, a, spec)
+		}
+	}
+}
+
+// sumInto adds the non-NULL values of rows to acc exactly, summing in an
+// int64 until a value would overflow it.
+func sumInto[T int64 | int32](acc *Accum, vals []T, nulls []bool, rows []int32) {
+	var s, n int64
+	flush := func() {
+		acc.add(s)
+		acc.N += n
+		s, n = 0, 0
+	}
+	for _, i := range rows {
+		if nulls != nil && nulls[i] {
+			continue
+		}
+		x := int64(vals[i])
+		t := s + x
+		if (x > 0 && t < s) || (x < 0 && t > s) {
+			flush()
+			t = x
+		}
+		s = t
+		n++
+	}
+	flush()
+}
+
+// grow32 returns s resized to n zeros.
+func grow32(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// groups sets p.gidx to the group of each row (creating groups).
+func (p *aggPartial) groups(b *Batch, rows []int32) {
+	p.gidx = p.gidx[:0]
+	keys := p.spec.Keys
+	if len(keys) == 1 {
+		vec := &b.Cols[keys[0]]
+		switch vec.Kind() {
+		case VectorInt64, VectorDecimal64:
+			for _, i := range rows {
+				g := int32(-1)
+				if vec.Nulls == nil || !vec.Nulls[i] {
+					g = p.dense.get(vec.Int64[i])
+				}
+				if g < 0 {
+					g = p.group(b, int(i))
+				}
+				p.gidx = append(p.gidx, g)
+			}
+			return
+		case VectorString:
+			if vec.Dict != nil {
+				p.dictGroups(b, vec, rows)
+				return
+			}
+			p.shortStrGroups(b, vec, rows)
+			return
+		}
+	}
+	for _, i := range rows {
+		p.gidx = append(p.gidx, p.group(b, int(i)))
+	}
+}
+
+// maxShort is how many short string keys shortStrGroups finds by a scan
+// before it leaves the rest to the map.
+const maxShort = 16
+
+// shortKey is a string of at most 16 bytes as two words and its length
+// (equal keys for equal strings only).
+type shortKey struct {
+	lo, hi uint64
+	n      int
+	g      int32
+}
+
+// packShort packs s (len(s) ≤ 16) into two words: its first and last 8
+// bytes (overlapping when shorter than 16), or its bytes when shorter than 8.
+func packShort(s string) (lo, hi uint64) {
+	if len(s) >= 8 {
+		b := unsafe.Slice(unsafe.StringData(s), len(s))
+		return binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[len(b)-8:])
+	}
+	for i := range len(s) {
+		lo |= uint64(s[i]) << (8 * i)
+	}
+	return lo, 0
+}
+
+// shortStrGroups sets p.gidx for a string key of few short values (status
+// codes): the first maxShort keys of at most 16 bytes are found by
+// scanning packed words instead of hashing; the rest go through group.
+func (p *aggPartial) shortStrGroups(b *Batch, vec *datafile.Vector, rows []int32) {
+	for _, i := range rows {
+		s := vec.Str[i]
+		if len(s) > 16 || vec.Nulls != nil && vec.Nulls[i] {
+			p.gidx = append(p.gidx, p.group(b, int(i)))
+			continue
+		}
+		lo, hi := packShort(s)
+		g := int32(-1)
+		for k := range p.short {
+			if e := &p.short[k]; e.lo == lo && e.hi == hi && e.n == len(s) {
+				g = e.g
+				break
+			}
+		}
+		if g < 0 {
+			g = p.group(b, int(i))
+			if len(p.short) < maxShort {
+				p.short = append(p.short, shortKey{lo, hi, len(s), g})
+			}
+		}
+		p.gidx = append(p.gidx, g)
+	}
+}
+
+// dictGroups sets p.gidx for a string key vector that carries its
+// dictionary: each dictionary entry's group is found once per dictionary.
+func (p *aggPartial) dictGroups(b *Batch, vec *datafile.Vector, rows []int32) {
+	if len(vec.Dict) == 0 || len(p.dictOf) != len(vec.Dict) || &p.dictOf[0] != &vec.Dict[0] {
+		p.dictOf = vec.Dict
+		p.dictGroup = grow32(p.dictGroup, len(vec.Dict))
+	}
+	for _, i := range rows {
+		if vec.Nulls != nil && vec.Nulls[i] {
+			p.gidx = append(p.gidx, p.group(b, int(i)))
+			continue
+		}
+		x := vec.Idx[i]
+		g := p.dictGroup[x] - 1
+		if g < 0 {
+			g = p.group(b, int(i))
+			p.dictGroup[x] = g + 1
+		}
+		p.gidx = append(p.gidx, g)
+	}
+}
+
 // sum adds an integer or DECIMAL column exactly (unscaled).
-func (p *aggPartial) sum(b *Batch, a int, spec AggColumn) error {
+func (p *aggPartial) sum(b *Batch, rows []int32, a int, spec AggColumn) error {
 	na := len(p.spec.Aggs)
 	vec := &b.Cols[spec.Col]
 	switch vec.Kind() {
 	case VectorInt64, VectorDecimal64: // DECIMAL: unscaled at the column's scale
-		for k, i := range p.rows {
+		for k, i := range rows {
 			if vec.Nulls == nil || !vec.Nulls[i] {
 				acc := &p.acc[int(p.gidx[k])*na+a]
 				acc.N++
@@ -287,7 +550,7 @@ func (p *aggPartial) sum(b *Batch, a int, spec AggColumn) error {
 		}
 		return nil
 	case VectorInt32:
-		for k, i := range p.rows {
+		for k, i := range rows {
 			if vec.Nulls == nil || !vec.Nulls[i] {
 				acc := &p.acc[int(p.gidx[k])*na+a]
 				acc.N++
@@ -297,7 +560,7 @@ func (p *aggPartial) sum(b *Batch, a int, spec AggColumn) error {
 		return nil
 	}
 	typ := p.types[spec.Col]
-	for k, i := range p.rows {
+	for k, i := range rows {
 		v := vec.Value(int(i))
 		if v == nil {
 			continue
@@ -330,12 +593,12 @@ func (p *aggPartial) sum(b *Batch, a int, spec AggColumn) error {
 }
 
 // minMax keeps the least (MIN) or greatest (MAX) value.
-func (p *aggPartial) minMax(b *Batch, a int, spec AggColumn) {
+func (p *aggPartial) minMax(b *Batch, rows []int32, a int, spec AggColumn) {
 	na := len(p.spec.Aggs)
 	vec := &b.Cols[spec.Col]
 	typ := p.types[spec.Col]
 	better := func(c int) bool { return spec.Kind == AggMin && c < 0 || spec.Kind == AggMax && c > 0 }
-	for k, i := range p.rows {
+	for k, i := range rows {
 		if vec.IsNull(int(i)) {
 			continue
 		}
@@ -389,7 +652,7 @@ func (p *aggPartial) group(b *Batch, i int) int32 {
 		if g := p.dense.get(x); g >= 0 {
 			return g
 		}
-		return p.intGroup(x, func() any { return vec.Value(i) })
+		return p.intGroup(x)
 	case len(keys) == 1 && p.kinds[keys[0]] == VectorString:
 		vec := &b.Cols[keys[0]]
 		if vec.IsNull(i) {
@@ -420,10 +683,10 @@ func (p *aggPartial) group(b *Batch, i int) int32 {
 
 // intGroup returns the group of integer key x that the dense index does
 // not hold (creating it with the key value raw() when it is new).
-func (p *aggPartial) intGroup(x int64, raw func() any) int32 {
+func (p *aggPartial) intGroup(x int64) int32 {
 	g, ok := p.i64[x]
 	if !ok {
-		g = p.newGroup([]any{raw()})
+		g = p.newIntGroup(x)
 		if !p.dense.put(x, g) {
 			p.dense.spill(p.i64)
 			p.i64[x] = g
@@ -444,7 +707,10 @@ func (p *aggPartial) intKeys(o *aggPartial) bool {
 	default:
 		return false
 	}
-	for _, k := range o.keys {
+	for g, k := range o.keys {
+		if _, ok := o.intKeyOf(g); ok {
+			continue
+		}
 		if _, ok := intKey(k[0]); !ok && k[0] != nil {
 			return false
 		}
@@ -511,16 +777,17 @@ func (p *aggPartial) merge(o *aggPartial) {
 		// One integer key: o's groups are found by the key, as group does.
 		for og, k := range o.keys {
 			var g int32
-			if k[0] == nil {
+			x, ok := o.intKeyOf(og)
+			if !ok && k[0] != nil {
+				x, ok = intKey(k[0])
+			}
+			if !ok {
 				if p.null < 0 {
 					p.null = p.newGroup(k)
 				}
 				g = p.null
-			} else {
-				x, _ := intKey(k[0])
-				if g = p.dense.get(x); g < 0 {
-					g = p.intGroup(x, func() any { return k[0] })
-				}
+			} else if g = p.dense.get(x); g < 0 {
+				g = p.intGroup(x)
 			}
 			for a, spec := range p.spec.Aggs {
 				p.combine(spec, &p.acc[int(g)*na+a], &o.acc[og*na+a])

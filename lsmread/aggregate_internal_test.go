@@ -54,3 +54,28 @@ func TestDenseIndexModel(t *testing.T) {
 		}
 	}
 }
+
+// TestPackShortIsExact: packShort with the length tells every string of at
+// most 16 bytes apart (strings of a small alphabet, so that they share
+// prefixes and suffixes).
+func TestPackShortIsExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	type key struct {
+		lo, hi uint64
+		n      int
+	}
+	seen := map[key]string{}
+	for range 200000 {
+		b := make([]byte, rng.IntN(17))
+		for i := range b {
+			b[i] = "ab\x00"[rng.IntN(3)]
+		}
+		s := string(b)
+		lo, hi := packShort(s)
+		k := key{lo, hi, len(s)}
+		if o, ok := seen[k]; ok && o != s {
+			t.Fatalf("%q and %q pack alike", o, s)
+		}
+		seen[k] = s
+	}
+}

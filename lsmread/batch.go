@@ -95,34 +95,28 @@ func (it *rawBatches) Next(b *datafile.Batch) error {
 // project moves the projected vectors of it.full into b and applies the
 // filter to the selection; false when no row remains.
 func (it *rawBatches) project(b *datafile.Batch) bool {
-	full := &it.full
+	return it.r.projectBatch(&it.full, b, &it.sel)
+}
+
+// projectBatch makes b show the projected vectors of full (a read-schema
+// batch; b shares its buffers until full is refilled) and applies the
+// filter to the selection, using *sel as its buffer; false when no row
+// remains.
+func (r *Reader) projectBatch(full, b *datafile.Batch, sel *[]int32) bool {
 	b.Len, b.FirstRow, b.Sel = full.Len, full.FirstRow, full.Sel
-	if r := it.r; r.filter != nil {
-		it.sel = it.sel[:0]
-		test := func(k int32) {
-			if Test(r.filter, func(f int) (any, bool) { return full.Cols[f].Value(int(k)), true }) == True {
-				it.sel = append(it.sel, k)
-			}
-		}
-		if full.Sel != nil {
-			for _, k := range full.Sel {
-				test(k)
-			}
-		} else {
-			for k := range int32(full.Len) {
-				test(k)
-			}
-		}
-		if len(it.sel) == 0 {
+	if r.filter != nil {
+		s := filterBatch(r.filter, full, full.Sel, (*sel)[:0])
+		*sel = s
+		if len(s) == 0 {
 			return false
 		}
-		b.Sel = it.sel
-		if len(it.sel) == full.Len {
+		b.Sel = s
+		if len(s) == full.Len {
 			b.Sel = nil
 		}
 	}
 	b.Cols = b.Cols[:0]
-	for _, j := range it.r.out {
+	for _, j := range r.out {
 		b.Cols = append(b.Cols, full.Cols[j]) // shares the buffers until the next call
 	}
 	return true

@@ -249,21 +249,7 @@ func writeKVFile(ctx context.Context, st storage.Storage, name string, gen func(
 // bucket-0, one manifest, the manifest lists and snapshot-1.
 func (b *bigTable) generate(ctx context.Context, st storage.Storage) error {
 	start := time.Now()
-	sch := &schema.TableSchema{
-		Version:        schema.SchemaVersionCurrent,
-		ID:             0,
-		Fields:         bigTableFields,
-		HighestFieldID: 2,
-		PartitionKeys:  []string{},
-		PrimaryKeys:    []string{"id"},
-		Options:        schema.Options{"bucket": "1", "file.format": "parquet"},
-		TimeMillis:     start.UnixMilli(),
-	}
-	data, err := schema.EncodeTableSchema(sch)
-	if err != nil {
-		return err
-	}
-	if err := st.WriteAll(ctx, snapshot.SchemaPath(snapshot.MainBranch, 0), data); err != nil {
+	if err := writeBigTableSchema(ctx, st); err != nil {
 		return err
 	}
 	str := func(prefix string, k int64) *string {
@@ -311,47 +297,78 @@ func (b *bigTable) generate(ctx context.Context, st storage.Storage) error {
 			return nil
 		},
 	}
+	total, bytes, err := writeKVSnapshot(ctx, st, gens)
+	if err != nil {
+		return err
+	}
+	b.bytes = bytes
+	if total != b.fileRecords {
+		return fmt.Errorf("generated %d records, want %d", total, b.fileRecords)
+	}
+	b.genTime = time.Since(start)
+	return nil
+}
+
+// writeBigTableSchema writes schema-0 of the generated table.
+func writeBigTableSchema(ctx context.Context, st storage.Storage) error {
+	sch := &schema.TableSchema{
+		Version:        schema.SchemaVersionCurrent,
+		ID:             0,
+		Fields:         bigTableFields,
+		HighestFieldID: 2,
+		PartitionKeys:  []string{},
+		PrimaryKeys:    []string{"id"},
+		Options:        schema.Options{"bucket": "1", "file.format": "parquet"},
+		TimeMillis:     time.Now().UnixMilli(),
+	}
+	data, err := schema.EncodeTableSchema(sch)
+	if err != nil {
+		return err
+	}
+	return st.WriteAll(ctx, snapshot.SchemaPath(snapshot.MainBranch, 0), data)
+}
+
+// writeKVSnapshot writes one level-0 data file in bucket-0 per generator,
+// one manifest, the manifest lists and snapshot-1, and returns the records
+// and bytes written.
+func writeKVSnapshot(ctx context.Context, st storage.Storage, gens []func(emit func(kvRecord) error) error) (total, bytes int64, err error) {
 	pf := manifest.NewPathFactory()
 	var entries []manifest.ManifestEntry
-	var total int64
 	for i, gen := range gens {
 		name := fmt.Sprintf("data-%s-%d.parquet", pf.UUID(), i)
 		meta, err := writeKVFile(ctx, st, name, gen)
 		if err != nil {
-			return err
+			return 0, 0, err
 		}
 		total += meta.RowCount
-		b.bytes += meta.FileSize
+		bytes += meta.FileSize
 		entries = append(entries, manifest.ManifestEntry{
 			Kind: manifest.FileKindAdd, Partition: manifest.EmptyRow, Bucket: 0, TotalBuckets: 1, File: meta,
 		})
 	}
-	if total != b.fileRecords {
-		return fmt.Errorf("generated %d records, want %d", total, b.fileRecords)
-	}
 	mdata, err := manifest.WriteManifest(entries)
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
 	mname := pf.NewManifestName()
 	if err := st.WriteAll(ctx, manifest.Path(mname), mdata); err != nil {
-		return err
+		return 0, 0, err
 	}
 	meta := manifest.NewManifestFileMeta(mname, int64(len(mdata)), entries, 0, manifest.EmptyStats())
 	base, err := manifest.WriteManifestList(nil)
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
 	delta, err := manifest.WriteManifestList([]manifest.ManifestFileMeta{meta})
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
 	baseName, deltaName := pf.NewManifestListName(), pf.NewManifestListName()
 	if err := st.WriteAll(ctx, manifest.Path(baseName), base); err != nil {
-		return err
+		return 0, 0, err
 	}
 	if err := st.WriteAll(ctx, manifest.Path(deltaName), delta); err != nil {
-		return err
+		return 0, 0, err
 	}
 	baseSize, deltaSize := int64(len(base)), int64(len(delta))
 	snap := &snapshot.Snapshot{
@@ -371,13 +388,12 @@ func (b *bigTable) generate(ctx context.Context, st storage.Storage) error {
 	}
 	sdata, err := snapshot.EncodeSnapshot(snap)
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
 	if err := st.CreateIfNotExists(ctx, snapshot.NewSnapshotManager(st, snapshot.MainBranch).Path(1), sdata); err != nil {
-		return err
+		return 0, 0, err
 	}
-	b.genTime = time.Since(start)
-	return nil
+	return total, bytes, nil
 }
 
 // heapSampler records the peak HeapInuse while it runs.

@@ -20,3 +20,24 @@ func SetReadRawSplits(on bool) func() {
 // RawSectionsRead is how many sections of merged splits were read as they
 // are so far.
 func RawSectionsRead() int64 { return rawSectionsRead.Load() }
+
+// NewestFirstStops is how many one-key lookups stopped before the last
+// file of their split so far.
+func NewestFirstStops() int64 { return newestFirstStops.Load() }
+
+// SetReadColumnMerge turns merging sections over column batches on or off
+// (off: every section is merged row by row) and returns a function
+// restoring it.
+func SetReadColumnMerge(on bool) func() {
+	old := readColumnMerge
+	readColumnMerge = on
+	return func() { readColumnMerge = old }
+}
+
+// ColumnMergedSections is how many sections were merged over column
+// batches so far.
+func ColumnMergedSections() int64 { return columnMergedSections.Load() }
+
+// FilesAggregatedFromStats is how many data files' aggregates came from
+// their statistics.
+func FilesAggregatedFromStats() int64 { return filesAggregatedFromStats.Load() }

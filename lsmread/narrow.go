@@ -1,10 +1,12 @@
 package lsmread
 
 import (
+	"bytes"
 	"context"
 	"sync"
 
 	"github.com/lakesql/lakesql/internal/binaryrow"
+	"github.com/lakesql/lakesql/snapshot/manifest"
 )
 
 // planShared is what a plan and the plans narrowed from it (the probes of
@@ -81,7 +83,7 @@ func (p *Plan) Narrow(ctx context.Context, filter Predicate) (*Plan, error) {
 			return nil, err
 		}
 	}
-	parts := map[string]bool{}
+	var parts partitionSet
 	for _, s := range p.Splits {
 		np.Stats.FilesTotal += len(s.Files)
 		if !pf.matches(s.PartitionValues) || !np.points.keepBucket(s.Bucket, s.TotalBuckets) {
@@ -113,10 +115,10 @@ func (p *Plan) Narrow(ctx context.Context, filter Predicate) (*Plan, error) {
 			}
 		}
 		np.Splits = append(np.Splits, &ns)
-		parts[string(s.Partition)] = true
+		parts.add(s.Partition)
 	}
 	np.Stats.Splits = len(np.Splits)
-	np.Stats.PartitionsScanned = len(parts)
+	np.Stats.PartitionsScanned = parts.len()
 	return &np, nil
 }
 
@@ -134,4 +136,39 @@ func (r *Reader) ForPlan(np *Plan) (*Reader, error) {
 	c.plan = np
 	c.filter = np.Spec.Filter
 	return &c, nil
+}
+
+// partitionSet counts distinct partitions: a few (a point query's one) in
+// a slice without a map, more in a map.
+type partitionSet struct {
+	few  []manifest.SerializedRow
+	many map[string]struct{}
+}
+
+func (ps *partitionSet) add(part manifest.SerializedRow) {
+	if ps.many != nil {
+		ps.many[string(part)] = struct{}{}
+		return
+	}
+	for _, x := range ps.few {
+		if bytes.Equal(x, part) {
+			return
+		}
+	}
+	if len(ps.few) < 8 {
+		ps.few = append(ps.few, part)
+		return
+	}
+	ps.many = make(map[string]struct{}, 2*len(ps.few))
+	for _, x := range ps.few {
+		ps.many[string(x)] = struct{}{}
+	}
+	ps.many[string(part)] = struct{}{}
+}
+
+func (ps *partitionSet) len() int {
+	if ps.many != nil {
+		return len(ps.many)
+	}
+	return len(ps.few)
 }

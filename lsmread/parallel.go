@@ -111,14 +111,14 @@ func (r *Reader) readConverted(ctx context.Context, s *DataSplit, convert func([
 			if err != nil {
 				return nil, err
 			}
-			return &batchRowIter{next: bi.Next, close: bi.Close, conv: convertBatch}, nil
+			return &batchRowIter{next: bi.Next, close: bi.Close, convRows: convRows{conv: convertBatch}}, nil
 		}
 		m, err := r.openMergeSections(ctx, s)
 		if err != nil {
 			return nil, err
 		}
 		if m != nil {
-			return &mixedRowIter{m: m, convert: convert, conv: convertBatch}, nil
+			return &mixedRowIter{m: m, convert: convert, convRows: convRows{conv: convertBatch}}, nil
 		}
 	}
 	ri, err := r.Read(ctx, s)
@@ -185,30 +185,54 @@ func (c *convertRows) Next() ([]any, error) {
 
 func (c *convertRows) Close() error { return c.rows.Close() }
 
+// convRows holds the rows conv made of one column batch and hands them out
+// one at a time.
+type convRows struct {
+	conv BatchRows
+	b    Batch
+	rows [][]any
+	i    int
+}
+
+// pop returns the next row made of the batch, if one is left.
+func (c *convRows) pop() ([]any, bool) {
+	if c.i >= len(c.rows) {
+		return nil, false
+	}
+	row := c.rows[c.i]
+	c.i++
+	return row, true
+}
+
+// fill makes the rows of c.b, reusing the row slice.
+func (c *convRows) fill() error {
+	rows, err := c.conv(&c.b, c.rows[:0])
+	if err != nil {
+		return err
+	}
+	c.rows, c.i = rows, 0
+	return nil
+}
+
 // batchRowIter is a RowIterator over the rows conv makes of column batches.
 type batchRowIter struct {
 	next  func(*Batch) error
 	close func() error
-	conv  BatchRows
-	b     Batch
-	rows  [][]any
-	i     int
+	convRows
 }
 
 func (x *batchRowIter) Next() ([]any, error) {
-	for x.i >= len(x.rows) {
+	for {
+		if row, ok := x.pop(); ok {
+			return row, nil
+		}
 		if err := x.next(&x.b); err != nil {
 			return nil, err
 		}
-		rows, err := x.conv(&x.b, x.rows[:0])
-		if err != nil {
+		if err := x.fill(); err != nil {
 			return nil, err
 		}
-		x.rows, x.i = rows, 0
 	}
-	row := x.rows[x.i]
-	x.i++
-	return row, nil
 }
 
 func (x *batchRowIter) Close() error { return x.close() }
@@ -219,14 +243,14 @@ func (x *batchRowIter) Close() error { return x.close() }
 type mixedRowIter struct {
 	m       *mergeIterator
 	convert func([]any) error
-	conv    BatchRows
-	b       Batch
-	rows    [][]any
-	i       int
+	convRows
 }
 
 func (x *mixedRowIter) Next() ([]any, error) {
-	for x.i >= len(x.rows) {
+	for {
+		if row, ok := x.pop(); ok {
+			return row, nil
+		}
 		row, isBatch, err := x.m.nextChunk(&x.b)
 		if err != nil {
 			return nil, err
@@ -240,15 +264,10 @@ func (x *mixedRowIter) Next() ([]any, error) {
 			}
 			return row, nil
 		}
-		rows, err := x.conv(&x.b, x.rows[:0])
-		if err != nil {
+		if err := x.fill(); err != nil {
 			return nil, err
 		}
-		x.rows, x.i = rows, 0
 	}
-	row := x.rows[x.i]
-	x.i++
-	return row, nil
 }
 
 func (x *mixedRowIter) Close() error { return x.m.Close() }

@@ -81,6 +81,9 @@ type PlanStats struct {
 	// RunsMax and RunsTotal are the most sorted runs one of them holds and
 	// their sum (EXPLAIN shows the maximum and the average).
 	MergedBuckets, RawBuckets, RunsMax, RunsTotal int
+	// ColumnMergedBuckets counts the merged buckets whose sorted runs are
+	// merged over column batches (deduplicate tables), not row by row.
+	ColumnMergedBuckets int
 }
 
 // RunsAvg is the average number of sorted runs of a bucket of a table that
@@ -163,6 +166,16 @@ func (t *Table) Plan(ctx context.Context, spec ScanSpec) (*Plan, error) {
 	}
 	if err := p.planSplits(ctx); err != nil {
 		return nil, err
+	}
+	if spec.Delta == nil {
+		// A batch read: a big bucket becomes several splits, of files that
+		// need no merge or of whole sections (delta, incremental and diff
+		// reads keep one split per bucket).
+		p.Splits = packSplits(p.Splits, core.SourceSplitTargetSize, core.SourceSplitOpenFileCost)
+		if err := p.packMergeSplits(ctx, core.SourceSplitTargetSize, core.SourceSplitOpenFileCost); err != nil {
+			return nil, err
+		}
+		p.Stats.Splits = len(p.Splits)
 	}
 	return p, nil
 }
@@ -504,6 +517,9 @@ func (p *Plan) planSplits(ctx context.Context) error {
 			runs := manifest.SortedRuns(files)
 			if split.Mode == ReadMerge {
 				p.Stats.MergedBuckets++
+				if p.columnMergeable() {
+					p.Stats.ColumnMergedBuckets++
+				}
 			} else {
 				p.Stats.RawBuckets++
 			}

@@ -1,11 +1,13 @@
 package lsmread
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/lakesql/lakesql/internal/binaryrow"
 	"github.com/lakesql/lakesql/internal/dv"
@@ -304,9 +306,31 @@ func (r *Reader) openLookup(ctx context.Context, split *DataSplit, keys [][]any)
 	}
 	var runs []kv.RecordReader
 	var rows [][]any
-	for i := range split.Files {
+	// newest: one key of a deduplicate table: the record with the largest
+	// sequence number wins, so the files are searched by descending
+	// maximum sequence number and the search stops at the first file
+	// that cannot hold a newer record than one found (Java's LookupLevels
+	// stops at the first hit too). The records found still merge as
+	// before, in file order.
+	newest := r.newestWins(split, keys)
+	var order []int
+	if newest {
+		order = newestFirst(split)
+	}
+	var found kv.SeqNum
+	var hit bool
+	var runFiles []int
+	for k := range split.Files {
+		i := k
+		if newest {
+			i = order[k]
+		}
 		f := &split.Files[i]
 		b := bounds[i]
+		if hit && kv.SeqNum(f.MaxSequenceNumber) < found {
+			newestFirstStops.Add(1)
+			break
+		}
 		var lf *lookup.File
 		var vec dv.DeletionVector
 		var recs []kv.KeyValue
@@ -342,10 +366,17 @@ func (r *Reader) openLookup(ctx context.Context, split *DataSplit, keys [][]any)
 				continue
 			}
 			recs = append(recs, rec.KeyValue)
+			if newest && (!hit || rec.Seq > found) {
+				found, hit = rec.Seq, true
+			}
 		}
 		if len(recs) > 0 {
 			runs = append(runs, kv.NewSliceReader(recs))
+			runFiles = append(runFiles, i)
 		}
+	}
+	if newest && len(runs) > 1 {
+		sortRunsByFile(runs, runFiles)
 	}
 	if split.Mode == ReadRaw || len(runs) == 0 {
 		return &sliceRows{rows: rows}, nil
@@ -490,3 +521,41 @@ func (s *sliceRows) Next() ([]any, error) {
 }
 
 func (s *sliceRows) Close() error { return nil }
+
+// newestFirstStops counts the lookups newestWins ended before the last
+// file (tests check the rule applies).
+var newestFirstStops atomic.Int64
+
+// newestWins reports whether one key's value in split is its record with
+// the largest sequence number: a merged split of a deduplicate table
+// without sequence.field or ignore-delete (a delete record wins too).
+func (r *Reader) newestWins(split *DataSplit, keys [][]any) bool {
+	if len(keys) != 1 || split.Mode == ReadRaw || r.factory == nil || len(split.Files) < 2 {
+		return false
+	}
+	o := r.factory.Options()
+	return o.Engine == schema.MergeEngineDeduplicate && len(o.SequenceFields) == 0 && !o.IgnoreDelete
+}
+
+// newestFirst orders split's files by descending maximum sequence number.
+func newestFirst(split *DataSplit) []int {
+	order := make([]int, len(split.Files))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return cmp.Compare(split.Files[b].MaxSequenceNumber, split.Files[a].MaxSequenceNumber)
+	})
+	return order
+}
+
+// sortRunsByFile puts runs back in the order of their files (files[i] is
+// run i's), the order the merge saw them in before newestWins.
+func sortRunsByFile(runs []kv.RecordReader, files []int) {
+	for i := 1; i < len(runs); i++ {
+		for j := i; j > 0 && files[j] < files[j-1]; j-- {
+			runs[j], runs[j-1] = runs[j-1], runs[j]
+			files[j], files[j-1] = files[j-1], files[j]
+		}
+	}
+}

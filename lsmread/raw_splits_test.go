@@ -60,35 +60,40 @@ func readPlanBatches(ctx context.Context, plan *lsmread.Plan) ([][]any, error) {
 	return rows, nil
 }
 
-// compareRawAndMerged reads spec with the raw-split rules on and off, as
-// rows and as column batches, and fails when any of the four reads differ;
+// compareRawAndMerged reads spec with the raw-split rules on and off and
+// with the column merge on and off, as rows and as column batches, and fails
+// when any of the reads differ from the row merge's rows (every rule off);
 // it returns the plan read with the rules on.
 func compareRawAndMerged(t *testing.T, what string, tbl *lsmread.Table, spec lsmread.ScanSpec) (*lsmread.Plan, [][]any) {
 	t.Helper()
 	ctx := context.Background()
-	read := func(raw bool) (*lsmread.Plan, [][]any, [][]any) {
+	read := func(raw, columns bool) (*lsmread.Plan, [][]any, [][]any) {
 		defer lsmread.SetReadRawSplits(raw)()
+		defer lsmread.SetReadColumnMerge(columns)()
 		plan, err := tbl.Plan(ctx, spec)
 		if err != nil {
 			t.Fatalf("%s: plan: %v", what, err)
 		}
 		rows, err := readPlan(ctx, plan)
 		if err != nil {
-			t.Fatalf("%s: read (raw splits %v): %v", what, raw, err)
+			t.Fatalf("%s: read (raw splits %v, column merge %v): %v", what, raw, columns, err)
 		}
 		batches, err := readPlanBatches(ctx, plan)
 		if err != nil {
-			t.Fatalf("%s: batch read (raw splits %v): %v", what, raw, err)
+			t.Fatalf("%s: batch read (raw splits %v, column merge %v): %v", what, raw, columns, err)
 		}
 		return plan, rows, batches
 	}
-	plan, rawRows, rawBatches := read(true)
-	mergePlan, mergedRows, mergedBatches := read(false)
+	plan, rawRows, rawBatches := read(true, true)
+	mergePlan, colRows, colBatches := read(false, true)
+	_, mergedRows, mergedBatches := read(false, false)
 	if mergePlan.Stats.RawBuckets != 0 {
 		t.Fatalf("%s: %d buckets read raw with the rule off", what, mergePlan.Stats.RawBuckets)
 	}
 	sameMultiset(t, what+": raw-split rows vs merged rows", rawRows, mergedRows)
 	sameMultiset(t, what+": raw-split batches vs merged rows", rawBatches, mergedRows)
+	sameMultiset(t, what+": column-merged rows vs merged rows", colRows, mergedRows)
+	sameMultiset(t, what+": column-merged batches vs merged rows", colBatches, mergedRows)
 	sameMultiset(t, what+": merged batches vs merged rows", mergedBatches, mergedRows)
 	if spec.Filter == nil && spec.Projection == nil {
 		if n, ok, err := plan.CountFromStats(ctx); err != nil {
@@ -106,6 +111,7 @@ func compareRawAndMerged(t *testing.T, what string, tbl *lsmread.Table, spec lsm
 func TestRawSplitsEqualMergeFixtures(t *testing.T) {
 	ctx := context.Background()
 	rawBuckets := 0
+	col0 := lsmread.ColumnMergedSections()
 	for _, f := range readableFixtures(t) {
 		ids, err := f.table.Snapshots().List(ctx)
 		if err != nil {
@@ -120,7 +126,11 @@ func TestRawSplitsEqualMergeFixtures(t *testing.T) {
 			rawBuckets += plan.Stats.RawBuckets
 		}
 	}
-	t.Logf("%d buckets of merging fixture tables read raw", rawBuckets)
+	col := lsmread.ColumnMergedSections() - col0
+	t.Logf("%d buckets of merging fixture tables read raw, %d sections merged over column batches", rawBuckets, col)
+	if col == 0 {
+		t.Fatal("no section of a Java-written fixture was merged over column batches")
+	}
 }
 
 // rawHistoryEngine is a table shape of TestRawSplitsEqualMergeRandom.
@@ -129,6 +139,9 @@ type rawHistoryEngine struct {
 	options map[string]string
 	deletes bool // the history deletes keys (-D)
 	model   bool // deduplicate without a sequence field: compare with a map
+	// pk is the primary key (nil: k); a key of s (a nullable STRING) has
+	// NULL key parts.
+	pk []string
 }
 
 // TestRawSplitsEqualMergeRandom writes random histories (upserts, deletes
@@ -146,8 +159,13 @@ func TestRawSplitsEqualMergeRandom(t *testing.T) {
 		{name: "aggregation", options: map[string]string{"merge-engine": "aggregation",
 			"fields.v.aggregate-function": "sum", "fields.s.aggregate-function": "last_non_null_value", "fields.q.aggregate-function": "max"}},
 		{name: "lookup-changelog", options: map[string]string{"changelog-producer": "lookup"}, deletes: true, model: true},
+		{name: "deduplicate-two-column-key", options: map[string]string{}, deletes: true, model: true, pk: []string{"k", "s"}},
+		{name: "deduplicate-string-key", options: map[string]string{}, deletes: true, model: true, pk: []string{"s"}},
+		{name: "deduplicate-bigint-int-key", options: map[string]string{}, deletes: true, model: true, pk: []string{"v", "q"}},
+		{name: "deduplicate-ignore-delete", options: map[string]string{"ignore-delete": "true"}, deletes: true, pk: []string{"k", "q"}},
 	}
 	rawBuckets, rawSections := 0, 0
+	col0 := lsmread.ColumnMergedSections()
 	for ei, eng := range engines {
 		t.Run(eng.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(seed, uint64(ei)))
@@ -156,9 +174,14 @@ func TestRawSplitsEqualMergeRandom(t *testing.T) {
 			rawSections += s
 		})
 	}
-	t.Logf("seed %d: %d buckets read raw, %d single-file sections of merged buckets read raw", seed, rawBuckets, rawSections)
+	colSections := lsmread.ColumnMergedSections() - col0
+	t.Logf("seed %d: %d buckets read raw, %d single-file sections of merged buckets read raw, %d sections merged over column batches",
+		seed, rawBuckets, rawSections, colSections)
 	if rawBuckets == 0 || rawSections == 0 {
 		t.Fatalf("seed %d: the raw-split rules never applied (%d raw buckets, %d raw sections)", seed, rawBuckets, rawSections)
+	}
+	if colSections == 0 {
+		t.Fatalf("seed %d: no section was merged over column batches", seed)
 	}
 }
 
@@ -187,16 +210,40 @@ func rawHistory(t *testing.T, rng *rand.Rand, eng rawHistoryEngine) (rawBuckets,
 		PrimaryKeys:    []string{"k"},
 		Options:        opts,
 	}
+	if eng.pk != nil {
+		ts.PrimaryKeys = eng.pk
+	}
+	keyOf := func(row []any) string {
+		var parts []any
+		for _, name := range ts.PrimaryKeys {
+			parts = append(parts, row[ts.FieldIndex(name)])
+		}
+		return fmt.Sprint(parts...)
+	}
 	if err := snapshot.NewSchemaManager(st, "main").Commit(ctx, ts); err != nil {
 		t.Fatal(err)
 	}
 	tbl := lsmread.OpenTable(st, "")
-	model := map[int32][]any{}
+	model := map[string][]any{}
+	modelValid := eng.model
 	var base *snapshot.Snapshot
 	for step := range 14 {
 		w, err := lsmwrite.NewTableWrite(ctx, st, ts, base, lsmwrite.Options{})
 		if err != nil {
 			t.Fatal(err)
+		}
+		// Now and then a second writer from the same snapshot writes
+		// some of the rows: both number their records from the same
+		// sequence number, so the two commits' files have overlapping
+		// sequence-number ranges and a key both write has records whose
+		// order is their sequence numbers, not their files' (which of the
+		// two wins is then the merge's to say, not the model's).
+		var w2 *lsmwrite.TableWrite
+		if rng.IntN(5) == 0 {
+			if w2, err = lsmwrite.NewTableWrite(ctx, st, ts, base, lsmwrite.Options{}); err != nil {
+				t.Fatal(err)
+			}
+			modelValid = false
 		}
 		// Each commit writes keys of a window of the key space, so that
 		// files of some key ranges have no overlapping file (single-file
@@ -212,13 +259,17 @@ func rawHistory(t *testing.T, rng *rand.Rand, eng rawHistoryEngine) (rawBuckets,
 			if eng.deletes && rng.IntN(5) == 0 {
 				kind = kv.Delete
 			}
-			if err := w.Write(ctx, kind, row); err != nil {
+			ww := w
+			if w2 != nil && rng.IntN(2) == 0 {
+				ww = w2
+			}
+			if err := ww.Write(ctx, kind, row); err != nil {
 				t.Fatal(err)
 			}
 			if kind == kv.Delete {
-				delete(model, k)
+				delete(model, keyOf(row))
 			} else {
-				model[k] = row
+				model[keyOf(row)] = append([]any(nil), row...)
 			}
 			if rng.IntN(15) == 0 {
 				if err := w.Flush(ctx); err != nil {
@@ -228,6 +279,11 @@ func rawHistory(t *testing.T, rng *rand.Rand, eng rawHistoryEngine) (rawBuckets,
 		}
 		if base, err = w.Commit(ctx); err != nil {
 			t.Fatal(err)
+		}
+		if w2 != nil {
+			if base, err = w2.Commit(ctx); err != nil {
+				t.Fatal(err)
+			}
 		}
 		switch rng.IntN(4) {
 		case 0:
@@ -239,13 +295,15 @@ func rawHistory(t *testing.T, rng *rand.Rand, eng rawHistoryEngine) (rawBuckets,
 				t.Fatal(err)
 			}
 		}
-		if base, err = snapshot.OpenTable(st, "").Snapshots().Latest(ctx); err != nil {
+		if base, err = snapshot.OpenTable(st, "").Snapshots().Latest(ctx); errors.Is(err, snapshot.ErrSnapshotNotFound) {
+			continue // only deletes an ignore-delete table dropped so far
+		} else if err != nil {
 			t.Fatal(err)
 		}
 		what := fmt.Sprintf("%s step %d", eng.name, step)
 		plan, rows := compareRawAndMerged(t, what, tbl, lsmread.ScanSpec{})
 		rawBuckets += plan.Stats.RawBuckets
-		if eng.model {
+		if modelValid {
 			want := make([][]any, 0, len(model))
 			for _, r := range model {
 				want = append(want, r)

@@ -175,11 +175,12 @@ func (r *Reader) projectRow(row []any) []any {
 
 // ---- raw reads (append tables, DV and first-row primary-key tables) ----
 
-// rawIterator produces the rows of a raw split from its column batches, in
-// one conversion per batch: each output column is boxed at once, and the
-// rows are fresh sub-slices of one slab per batch.
+// rawIterator produces the rows of a raw split (or of a section merged
+// over column batches) from its column batches, in one conversion per
+// batch: each output column is boxed at once, and the rows are fresh
+// sub-slices of one slab per batch.
 type rawIterator struct {
-	batches rawBatches
+	batches BatchIterator
 	b       datafile.Batch
 	cols    [][]any // boxed output columns of the current batch
 	rows    [][]any // rows of the current batch that remain
@@ -187,7 +188,7 @@ type rawIterator struct {
 }
 
 func newRawIterator(r *Reader, ctx context.Context, split *DataSplit) *rawIterator {
-	return &rawIterator{batches: rawBatches{r: r, ctx: ctx, split: split}}
+	return &rawIterator{batches: &rawBatches{r: r, ctx: ctx, split: split}}
 }
 
 func (it *rawIterator) Next() ([]any, error) {
@@ -270,7 +271,8 @@ type mergeIterator struct {
 	sections [][][]manifest.DataFileMeta
 	nextSec  int
 	cur      *kv.SortMergeReader
-	// raw reads a section that needs no merge (rawSection) as it is.
+	// raw reads a section that needs no merge (rawSection) as it is, or
+	// the column merge of a section (columnMergeable).
 	raw *rawIterator
 }
 
@@ -363,6 +365,14 @@ func (m *mergeIterator) next(b *datafile.Batch) ([]any, bool, error) {
 		if rawSection(sec) {
 			rawSectionsRead.Add(1)
 			m.raw = newRawIterator(m.r, m.ctx, m.split.section(sec))
+			continue
+		}
+		if m.r.plan.columnMergeable() {
+			cm, err := m.r.newColumnMerge(m.ctx, m.split, sec)
+			if err != nil {
+				return nil, false, err
+			}
+			m.raw = &rawIterator{batches: cm}
 			continue
 		}
 		runs := make([]kv.RecordReader, 0, len(sec))

@@ -33,6 +33,12 @@ func writeScanTable(tb testing.TB, ctx context.Context, st storage.Storage, n in
 // sorted run per bucket spanning the whole key range (merge-on-read merges
 // them all).
 func writeScanTableRuns(tb testing.TB, ctx context.Context, st storage.Storage, n int, pk bool, commits int) {
+	writeScanTableOptions(tb, ctx, st, n, pk, commits, nil)
+}
+
+// writeScanTableOptions is writeScanTableRuns with table options set on
+// top of the defaults (e.g. one bucket for an append table).
+func writeScanTableOptions(tb testing.TB, ctx context.Context, st storage.Storage, n int, pk bool, commits int, opts map[string]string) {
 	tb.Helper()
 	ts := &schema.TableSchema{
 		Version: schema.SchemaVersionCurrent,
@@ -49,6 +55,9 @@ func writeScanTableRuns(tb testing.TB, ctx context.Context, st storage.Storage, 
 	if pk {
 		ts.PrimaryKeys = []string{"id"}
 		ts.Options = map[string]string{"bucket": "4"}
+	}
+	for k, v := range opts {
+		ts.Options[k] = v
 	}
 	if err := snapshot.NewSchemaManager(st, "main").Commit(ctx, ts); err != nil {
 		tb.Fatal(err)
@@ -223,7 +232,9 @@ func BenchmarkFullScan(b *testing.B) {
 //   - pk-compacted: a 4-bucket primary-key table written in 5 commits and
 //     fully compacted (one file per bucket on the top level);
 //   - pk-5runs: the same table before compaction (5 overlapping level-0
-//     sorted runs per bucket, merged on read).
+//     sorted runs per bucket, merged on read over column batches);
+//   - pk-5runs-rowmerge: the same table merged row by row (the column
+//     merge off), the baseline of the column merge.
 //
 // Each is read as rows (Reader.Read) and as column batches
 // (Reader.ReadBatches), with every column (all) and with two (id, qty);
@@ -247,13 +258,22 @@ func BenchmarkScanKinds(b *testing.B) {
 		}
 		return lsmread.OpenTable(st, "")
 	}
+	var runs *lsmread.Table
+	fiveRuns := func() *lsmread.Table {
+		if runs == nil {
+			runs = open(true, 5, false)
+		}
+		return runs
+	}
 	kinds := []struct {
-		name string
-		tbl  func() *lsmread.Table
+		name     string
+		tbl      func() *lsmread.Table
+		rowMerge bool
 	}{
-		{"append", func() *lsmread.Table { return open(false, 1, false) }},
-		{"pk-compacted", func() *lsmread.Table { return open(true, 5, true) }},
-		{"pk-5runs", func() *lsmread.Table { return open(true, 5, false) }},
+		{"append", func() *lsmread.Table { return open(false, 1, false) }, false},
+		{"pk-compacted", func() *lsmread.Table { return open(true, 5, true) }, false},
+		{"pk-5runs", fiveRuns, false},
+		{"pk-5runs-rowmerge", fiveRuns, true},
 	}
 	for _, k := range kinds {
 		var tbl *lsmread.Table
@@ -269,6 +289,9 @@ func BenchmarkScanKinds(b *testing.B) {
 				b.Run(sub, func(b *testing.B) {
 					if tbl == nil {
 						tbl = k.tbl()
+					}
+					if k.rowMerge {
+						defer lsmread.SetReadColumnMerge(false)()
 					}
 					cpu0 := processCPU(b)
 					var rows int64

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lakesql/lakesql/internal/datafile"
 	"github.com/lakesql/lakesql/internal/kv"
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/lsmread"
@@ -303,6 +304,7 @@ func readAll(ctx context.Context, t *testing.T, rt *lsmread.Table, id snapshot.S
 	}
 	var out []string
 	for _, split := range p.Splits {
+		from := len(out)
 		it, err := r.Read(ctx, split)
 		if err != nil {
 			t.Fatal(err)
@@ -318,6 +320,39 @@ func readAll(ctx context.Context, t *testing.T, rt *lsmread.Table, id snapshot.S
 			out = append(out, fmt.Sprint(row))
 		}
 		it.Close()
+		// The columnar read (deletion vectors as batch selections) reads
+		// the same rows.
+		var got []string
+		bt, err := r.ReadBatches(ctx, split)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b datafile.Batch
+		for {
+			err := bt.Next(&b)
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			row := make([]any, len(b.Cols))
+			for i := range b.Rows() {
+				k := i
+				if b.Sel != nil {
+					k = int(b.Sel[i])
+				}
+				b.Row(k, row)
+				got = append(got, fmt.Sprint(row))
+			}
+		}
+		bt.Close()
+		want := slices.Clone(out[from:])
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Fatalf("split %v: batches and rows differ:\n%s", split, diffRows(got, want))
+		}
 	}
 	slices.Sort(out)
 	return out

@@ -3,11 +3,8 @@ package lsmwrite_test
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/internal/storage"
@@ -102,44 +99,4 @@ func TestCommitAtomicTableCreatedAgain(t *testing.T) {
 			t.Errorf("records left: %v", ids)
 		}
 	})
-}
-
-// TestRollForwardRemovesOldRecordTemps: a writer killed while writing a
-// transaction record leaves the local store's temporary file in the
-// records' folder (the kill -9 test finds one per run); a roll-forward
-// deletes it once it is TxTempAge old, and keeps a younger one (a record
-// being written).
-func TestRollForwardRemovesOldRecordTemps(t *testing.T) {
-	ctx := context.Background()
-	dir := t.TempDir()
-	wh, err := storage.Open(ctx, "file://"+filepath.ToSlash(dir)+"?fsync=false")
-	if err != nil {
-		t.Fatal(err)
-	}
-	folder := filepath.Join(dir, filepath.FromSlash(snapshot.TxRecordDir))
-	if err := os.MkdirAll(folder, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	oldTemp, youngTemp := filepath.Join(folder, ".tx-old.x1.tmp"), filepath.Join(folder, ".tx-young.x2.tmp")
-	for _, f := range []struct {
-		name string
-		age  time.Duration
-	}{{oldTemp, lsmwrite.TxTempAge + time.Minute}, {youngTemp, time.Second}} {
-		if err := os.WriteFile(f.name, []byte("{"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		mod := time.Now().Add(-f.age)
-		if err := os.Chtimes(f.name, mod, mod); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := lsmwrite.RollForwardAll(ctx, wh, 0); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(oldTemp); !os.IsNotExist(err) {
-		t.Errorf("the old temporary record file is left (%v)", err)
-	}
-	if _, err := os.Stat(youngTemp); err != nil {
-		t.Errorf("the young temporary record file was deleted: %v", err)
-	}
 }

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lakesql/lakesql/internal/kv"
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/internal/storage"
+	"github.com/lakesql/lakesql/internal/storage/storagetest"
 	"github.com/lakesql/lakesql/lsmwrite"
 	"github.com/lakesql/lakesql/snapshot"
 )
@@ -200,7 +202,7 @@ func TestRollForward(t *testing.T) {
 					}
 				}
 			}
-			res, err := lsmwrite.RollForwardAll(ctx, wh, 0)
+			res, err := lsmwrite.RollForwardAll(ctx, wh, time.Time{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -221,9 +223,49 @@ func TestRollForward(t *testing.T) {
 				t.Errorf("b: k=1 is %v, want %d", got, wantB)
 			}
 			// Idempotent: nothing more to do.
-			if res, err := lsmwrite.RollForwardAll(ctx, wh, 0); err != nil || res.Transactions != 0 {
+			if res, err := lsmwrite.RollForwardAll(ctx, wh, time.Time{}); err != nil || res.Transactions != 0 {
 				t.Errorf("second roll forward: %+v, %v", res, err)
 			}
 		})
+	}
+}
+
+// TestRollForwardAllByTheStoresClock: a record's age is judged by the
+// store's clock, which stamped it. On a store whose clock is 20 minutes
+// behind this host's, a record its writer has just written is young
+// (RollForwardAge not reached): the periodic pass leaves it to its writer,
+// where the local clock would have found it 20 minutes old; once older
+// than the bound by the store's clock, it is rolled forward.
+func TestRollForwardAllByTheStoresClock(t *testing.T) {
+	wh0, sts, sch := atomicWarehouse(t)
+	ctx := context.Background()
+	in := storage.CrashAt(1, false, func(op storage.Op) bool {
+		return op.Kind == storage.OpCreateIfNotExists && strings.Contains(op.Path, "snapshot/snapshot-")
+	})
+	fwh := storage.NewFaulty(wh0, in)
+	fsts := [2]storage.Storage{fwh.Sub("db.db/a"), fwh.Sub("db.db/b")}
+	if err := lsmwrite.CommitAtomic(ctx, fwh, atomicTables(fsts, sch, lsmwrite.TxCommit{Records: upsert(1, 10)}, lsmwrite.TxCommit{Records: upsert(1, 20)})); !errors.Is(err, lsmwrite.ErrInDoubt) {
+		t.Fatalf("err = %v, want ErrInDoubt", err)
+	}
+	wh := storagetest.Skewed{Storage: wh0, Skew: -20 * time.Minute}
+	var young bool
+	for info, err := range snapshot.ListTxRecords(ctx, wh) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		young = time.Now().Add(-lsmwrite.RollForwardAge).Before(info.ModTime)
+	}
+	if young {
+		t.Fatal("the skewed store's record looks young by the local clock: the test proves nothing")
+	}
+	now := storage.NewClock(wh).Now(ctx)
+	if res, err := lsmwrite.RollForwardAll(ctx, wh, now.Add(-lsmwrite.RollForwardAge)); err != nil || res.Transactions != 0 {
+		t.Fatalf("a record just written, by the store's clock: rolled forward %+v (%v)", res, err)
+	}
+	if res, err := lsmwrite.RollForwardAll(ctx, wh, now.Add(time.Second)); err != nil || res.Transactions != 1 {
+		t.Fatalf("the record once older than the bound: rolled forward %+v (%v)", res, err)
+	}
+	if got := valueOf(t, sts[1], sch[1], 1); got != int32(20) {
+		t.Errorf("b: k=1 is %v, want 20", got)
 	}
 }

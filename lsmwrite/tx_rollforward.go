@@ -34,21 +34,21 @@ type RollForwardResult struct {
 }
 
 // RollForwardAll rolls forward every transaction record of the warehouse
-// wh last modified at least minAge ago (0: all). A record that cannot be
-// completed is kept and its error joined into the result's error; the
-// others go on.
-func RollForwardAll(ctx context.Context, wh storage.Storage, minAge time.Duration) (RollForwardResult, error) {
+// wh last modified before olderThan (the zero time: all), a time of the
+// store's clock (storage.Clock: the store stamps the records). A record
+// that cannot be completed is kept and its error joined into the result's
+// error; the others go on.
+func RollForwardAll(ctx context.Context, wh storage.Storage, olderThan time.Time) (RollForwardResult, error) {
 	var (
 		res  RollForwardResult
 		errs error
 		ids  []string
 	)
-	now := time.Now()
 	for info, err := range snapshot.ListTxRecords(ctx, wh) {
 		if err != nil {
 			return res, err
 		}
-		if minAge > 0 && now.Sub(info.ModTime) < minAge {
+		if !olderThan.IsZero() && !info.ModTime.Before(olderThan) {
 			continue
 		}
 		ids = append(ids, info.ID)
@@ -62,24 +62,8 @@ func RollForwardAll(ctx context.Context, wh storage.Storage, minAge time.Duratio
 		res.Transactions++
 		res.Commits += n
 	}
-	// The temporary file of a record whose writer was killed while writing
-	// it (a local warehouse): no record, nothing refers to it.
-	for info, err := range storage.ListTemps(ctx, wh, snapshot.TxRecordDir) {
-		if err != nil {
-			errs = errors.Join(errs, err)
-			break
-		}
-		if now.Sub(info.ModTime) >= TxTempAge {
-			_ = wh.Delete(ctx, info.Path)
-		}
-	}
 	return res, errs
 }
-
-// TxTempAge is how old a temporary file in the transaction records'
-// folder must be before a roll-forward deletes it: a record is written in
-// milliseconds, so an hour-old one was left by a killed writer.
-const TxTempAge = time.Hour
 
 // RollForward completes the transaction whose record is id in the
 // warehouse wh: every table without a snapshot of the transaction since the

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/shopspring/decimal"
 
 	"github.com/lakesql/lakesql/internal/schema"
+	"github.com/lakesql/lakesql/internal/storage"
 	"github.com/lakesql/lakesql/lsmread"
 )
 
@@ -74,7 +76,10 @@ func (p *Provider) PointQuery(ctx *sql.Context, q PointQuery) (*PointResult, err
 		// The transaction's own writes: GMS reads them with the table.
 		return nil, errNotPointf("pending writes")
 	}
-	sch, err := lt.LatestSchema(ctx)
+	// The freshness checks below may share the store's change collection
+	// with other statements' (storage.DirWatcher) from now on.
+	fresh := storage.WithStatementStart(ctx, time.Now())
+	sch, err := lt.LatestSchema(fresh)
 	if err != nil {
 		if p.goneTable(err) {
 			return nil, errNotPointf("table %s", q.Table)
@@ -109,7 +114,7 @@ func (p *Provider) PointQuery(ctx *sql.Context, q PointQuery) (*PointResult, err
 	if len(and) != len(sch.PrimaryKeys) {
 		return nil, errNotPointf("not every key column is given")
 	}
-	snap, err := lt.ResolveSnapshot(ctx, lsmread.TimeTravel{})
+	snap, err := lt.ResolveSnapshot(fresh, lsmread.TimeTravel{})
 	if err != nil {
 		return nil, mapError(fmt.Errorf("table %s: %w", real, err))
 	}

@@ -384,19 +384,26 @@ func pruneNote(s lsmread.PlanStats) sql.Expression {
 }
 
 // runsNote prints how many sorted runs the buckets of a table that merges
-// on read hold, and how many of them the read merges, in EXPLAIN output
-// (nil when the table does not merge: append tables, deletion vectors,
-// first-row, read-optimized reads).
+// on read hold, and how many of them the read merges (and how many of those
+// over column batches), in EXPLAIN output (nil when the table does not
+// merge: append tables, deletion vectors, first-row, read-optimized reads).
 func runsNote(s lsmread.PlanStats) sql.Expression {
 	if s.MergedBuckets+s.RawBuckets == 0 {
 		return nil
+	}
+	cols := ""
+	switch {
+	case s.ColumnMergedBuckets > 0 && s.ColumnMergedBuckets == s.MergedBuckets:
+		cols = " by columns"
+	case s.ColumnMergedBuckets > 0:
+		cols = fmt.Sprintf(", %d of them by columns", s.ColumnMergedBuckets)
 	}
 	raw := ""
 	if s.RawBuckets > 0 {
 		raw = fmt.Sprintf(", %d read without merging", s.RawBuckets)
 	}
-	return expression.NewLiteral(fmt.Sprintf("runs per bucket: max %d, avg %.1f (%d buckets merged%s)",
-		s.RunsMax, s.RunsAvg(), s.MergedBuckets, raw), types.LongText)
+	return expression.NewLiteral(fmt.Sprintf("runs per bucket: max %d, avg %.1f (%d buckets merged%s%s)",
+		s.RunsMax, s.RunsAvg(), s.MergedBuckets, cols, raw), types.LongText)
 }
 
 // PushdownDMLRuleID identifies PushdownRule in GMS's OnceAfterAll batch.

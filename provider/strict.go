@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -241,17 +242,28 @@ func (e *strictValue) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	if e.col == nil { // an arithmetic check only (strictValues)
 		return v, nil
 	}
-	if err := checkStrict(ctx, e.col, v, n); err != nil {
-		if !e.ignore {
+	if s, ok := v.(string); ok {
+		if tm, ok := canonicalDatetime(e.col.Type, s); ok {
+			return tm, nil // valid: no strict check, no layout-by-layout parse in GMS
+		}
+	}
+	return strictOrClamp(ctx, e.col, v, n, e.ignore)
+}
+
+// strictOrClamp checks v for col strictly: an error, or with ignore
+// (INSERT/UPDATE IGNORE) the closest valid value and MySQL's warning.
+func strictOrClamp(ctx *sql.Context, col *sql.Column, v any, n int64, ignore bool) (any, error) {
+	if err := checkStrict(ctx, col, v, n); err != nil {
+		if !ignore {
 			return nil, err
 		}
 		// MySQL stores the closest valid value and warns with the error's
 		// code; a value in range makes GMS's conversion add no Note of
 		// its own.
-		if c, ok := clampValue(e.col, v); ok {
+		if c, ok := clampValue(col, v); ok {
 			if se, isSQL := err.(*mysql.SQLError); isSQL && ctx.Session != nil {
 				if se.Num == mysql.ERDataTooLong { // MySQL warns "truncated" for a cut string
-					se = errTruncated(e.col.Name, n).(*mysql.SQLError)
+					se = errTruncated(col.Name, n).(*mysql.SQLError)
 				}
 				ctx.Session.Warn(&sql.Warning{Level: "Warning", Code: se.Num, Message: se.Message})
 			}
@@ -259,6 +271,36 @@ func (e *strictValue) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 		}
 	}
 	return v, nil
+}
+
+// canonicalDatetime reads text in the canonical form of a DATE
+// (YYYY-MM-DD) or DATETIME(p) column (YYYY-MM-DD HH:MM:SS[.f], at most p
+// fraction digits), years 1000–9999, as the time GMS's conversion of the
+// text gives; ok is false for any other text or column type. GMS parses
+// such text by trying its layouts one by one, twice per value (the strict
+// check and the conversion): ~9% of a multi-row INSERT's CPU.
+func canonicalDatetime(t sql.Type, s string) (time.Time, bool) {
+	dt, ok := t.(sql.DatetimeType)
+	if !ok {
+		return time.Time{}, false
+	}
+	switch dt.Type() {
+	case sqltypes.Date:
+		if len(s) != 10 {
+			return time.Time{}, false
+		}
+	case sqltypes.Datetime:
+		if len(s) < 19 || len(s) > 19 && len(s)-20 > dt.Precision() {
+			return time.Time{}, false
+		}
+	default:
+		return time.Time{}, false
+	}
+	tm, ok := ParseCanonicalTime(s, dt.Type() == sqltypes.Date)
+	if !ok || tm.Year() < 1000 {
+		return time.Time{}, false
+	}
+	return tm, true
 }
 
 // checkStrict reports MySQL's strict-mode error for storing v in col, or nil.

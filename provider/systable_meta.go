@@ -2,13 +2,13 @@ package provider
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"slices"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/lakesql/lakesql/internal/jackson"
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/snapshot"
 )
@@ -225,40 +225,28 @@ func sysOptionKeys(o schema.Options) []string {
 	return schema.JavaHashMapOrder(keys)
 }
 
-// jsonString is a JSON string literal as Jackson writes it (no HTML escaping).
-func sysJSONString(buf *bytes.Buffer, s string) {
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // cannot fail for a string
-	buf.Truncate(buf.Len() - 1)
-}
-
+// sysStringsJSON is a string list in Jackson's flat JSON (toFlatJson).
 func sysStringsJSON(ss []string) string {
-	var buf bytes.Buffer
-	buf.WriteByte('[')
-	for i, s := range ss {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		sysJSONString(&buf, s)
+	w := jackson.NewCompact()
+	w.BeginArray()
+	for _, s := range ss {
+		w.String(s)
 	}
-	buf.WriteByte(']')
-	return buf.String()
+	w.EndArray()
+	return string(w.Bytes())
 }
 
+// sysOptionsJSON is the options map in Jackson's flat JSON, keys in the
+// order Java's HashMap iterates them.
 func sysOptionsJSON(o schema.Options) string {
-	var buf bytes.Buffer
-	buf.WriteByte('{')
-	for i, k := range sysOptionKeys(o) {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		sysJSONString(&buf, k)
-		buf.WriteByte(':')
-		sysJSONString(&buf, o[k])
+	w := jackson.NewCompact()
+	w.BeginObject()
+	for _, k := range sysOptionKeys(o) {
+		w.Field(k)
+		w.String(o[k])
 	}
-	buf.WriteByte('}')
-	return buf.String()
+	w.EndObject()
+	return string(w.Bytes())
 }
 
 func sysFieldsJSON(fs []schema.DataField) (string, error) {

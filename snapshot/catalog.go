@@ -117,7 +117,10 @@ func (c *Catalog) ListDatabases(ctx context.Context) ([]string, error) {
 }
 
 // ListTables lists the table names of database db (stored spelling):
-// sub-folders with a schema/ folder.
+// sub-folders with a schema file (Java: FileSystemCatalog's
+// tableExistsInFileSystem, schema-0 first). A folder holding only a
+// schema/ folder (a dropped table's, until its empty folders go) is not a
+// table.
 func (c *Catalog) ListTables(ctx context.Context, db string) ([]string, error) {
 	dbDir := db + DatabaseSuffix
 	dirs, err := storage.ListDirs(ctx, c.st, dbDir)
@@ -126,21 +129,36 @@ func (c *Catalog) ListTables(ctx context.Context, db string) ([]string, error) {
 	}
 	var out []string
 	for _, d := range dirs {
-		sub, err := storage.ListDirs(ctx, c.st, dbDir+"/"+d)
+		ok, err := hasSchemaFile(ctx, c.st.Sub(dbDir+"/"+d))
 		if err != nil {
 			return nil, fmt.Errorf("snapshot: list tables of %s: %w", db, err)
 		}
-		for _, s := range sub {
-			if s == "schema" {
-				out = append(out, d)
-				break
-			}
+		if ok {
+			out = append(out, d)
 		}
 	}
 	c.names.Lock()
 	c.names.tables[db] = &cachedNames{names: out, at: time.Now()}
 	c.names.Unlock()
 	return out, nil
+}
+
+// hasSchemaFile says the folder st holds a schema file of the main
+// branch: schema-0, or another when that one is gone.
+func hasSchemaFile(ctx context.Context, st storage.Storage) (bool, error) {
+	sm := NewSchemaManager(st, "")
+	if ok, err := st.Exists(ctx, sm.Path(0)); err != nil || ok {
+		return ok, err
+	}
+	for obj, err := range st.List(ctx, schemaDirName+"/"+schemaPrefix) {
+		if err != nil {
+			return false, err
+		}
+		if _, ok := ParseSchemaFileName(strings.TrimPrefix(obj.Path, schemaDirName+"/")); ok {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // ResolveDatabase returns the stored spelling of database name, matched
@@ -361,8 +379,17 @@ func deleteAll(ctx context.Context, st storage.Storage, prefix string) error {
 // (table_dropping.go), deletes the schema files, of the main branch and of
 // every branch (the table stops being a table, and a commit racing the
 // drop sees its schema gone: commit_table_check.go), then everything else
-// but the live markers, then its marker, then the folders left empty. A CREATE
-// of the same name waits for the marker to go.
+// but the live markers, then the folders left empty, then its marker. A
+// CREATE of the same name waits for the marker to go.
+//
+// A listing is not a snapshot of the folder (the local store reads each
+// sub-folder when its walk gets there), so the sweep's listing can hold
+// the files of a table created again after it began (by a CREATE that
+// looked for a drop just before the marker was written, by another
+// engine, or schema-(N+1) of an ALTER) without that table's schema. The
+// sweep deletes what it listed only when no schema exists after the
+// listing ended; else that table is dropped too, schemas first, and the
+// folder listed again: nothing is deleted from a table that has a schema.
 func deleteTableFiles(ctx context.Context, st storage.Storage) (err error) {
 	m, err := writeDroppingMarker(ctx, st)
 	if err != nil {
@@ -382,33 +409,94 @@ func deleteTableFiles(ctx context.Context, st storage.Storage) (err error) {
 			schemas = append(schemas, obj.Path)
 		}
 	}
-	for _, p := range schemas {
-		if err := st.Delete(ctx, p); err != nil && !errors.Is(err, storage.ErrNotExist) {
+	for round := 0; ; round++ {
+		if err := deletePaths(ctx, st, schemas, nil); err != nil {
 			return err
 		}
+		var paths []string
+		var markers []storage.ObjectInfo
+		var clock storeClock
+		schemas = schemas[:0]
+		for obj, err := range st.List(ctx, "") {
+			if err != nil {
+				return err
+			}
+			switch {
+			case isSchemaPath(obj.Path):
+				schemas = append(schemas, obj.Path)
+			case obj.Path == m.path:
+				clock = m.clock(obj)
+			case isDroppingMarker(obj.Path):
+				markers = append(markers, obj)
+			default:
+				paths = append(paths, obj.Path)
+			}
+		}
+		for _, mk := range markers {
+			if !liveAt(mk, clock.now()) { // other running drops' markers stay
+				paths = append(paths, mk.Path)
+			}
+		}
+		if len(schemas) == 0 {
+			// A schema folder made after the walk began is not in it.
+			if schemas, err = schemaFiles(ctx, st); err != nil {
+				return err
+			}
+		}
+		if len(schemas) > 0 {
+			if round >= dropRounds {
+				return fmt.Errorf("snapshot: the table was created again %d times while it was dropped", round+1)
+			}
+			continue
+		}
+		if err := deletePaths(ctx, st, paths, m); err != nil {
+			return err
+		}
+		break
 	}
-	var paths []string
-	for obj, err := range st.List(ctx, "") {
-		if err != nil {
-			return err
-		}
-		if !liveMarker(obj) { // its own and other running drops' markers stay
-			paths = append(paths, obj.Path)
-		}
-	}
-	for _, p := range paths {
-		if err := m.refresh(ctx); err != nil {
-			return err
-		}
-		if err := st.Delete(ctx, p); err != nil && !errors.Is(err, storage.ErrNotExist) {
-			return err
-		}
-	}
+	removeEmptyDirs(ctx, st, "")
 	if err := m.remove(ctx); err != nil {
 		return err
 	}
-	removeEmptyDirs(ctx, st, "")
+	removeEmptyDirs(ctx, st, "") // the table's own folder, now empty
 	return nil
+}
+
+// dropRounds bounds how often a drop lists the folder again because a
+// table was created there while it ran.
+const dropRounds = 10
+
+// deletePaths deletes paths of the table folder st; a missing one is no
+// error. With m, the drop's marker is refreshed as it goes.
+func deletePaths(ctx context.Context, st storage.Storage, paths []string, m *droppingMarker) error {
+	for _, p := range paths {
+		if m != nil {
+			if err := m.refresh(ctx); err != nil {
+				return err
+			}
+		}
+		if err := st.Delete(ctx, p); err != nil && !errors.Is(err, storage.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+// schemaFiles lists the schema files of the table folder st, of the main
+// branch and of every branch.
+func schemaFiles(ctx context.Context, st storage.Storage) ([]string, error) {
+	var out []string
+	for _, prefix := range []string{schemaDirName + "/", branchDirName + "/"} {
+		for obj, err := range st.List(ctx, prefix) {
+			if err != nil {
+				return nil, err
+			}
+			if isSchemaPath(obj.Path) {
+				out = append(out, obj.Path)
+			}
+		}
+	}
+	return out, nil
 }
 
 // isSchemaPath says p (relative to a table) is a schema file of the main
@@ -435,13 +523,17 @@ func (c *Catalog) dropTableFiles(ctx context.Context, db, name string) error {
 // clearLeftovers deletes what a folder that is not a table holds (the
 // files a writer of a dropped table wrote after the drop, the marker of a
 // crashed drop), so a table created there starts clean. It lists first and
-// deletes only what it listed; a schema file among them means another
-// writer is creating the table right now: ErrTableExists. While a drop of
+// deletes only what it listed; a schema file among them, or found after
+// the listing ended, means another writer is creating the table right now:
+// ErrTableExists (a listing is not a snapshot: it can hold the files of a
+// table created after it began, without that table's schema folder, and
+// every file of a table is written after its schema-0). While a drop of
 // the folder runs (a live dropping marker) it waits for the drop to end:
 // the drop deletes what it finds after the schemas, which would include
 // the new table's files.
 func clearLeftovers(ctx context.Context, st storage.Storage, name string) error {
 	var paths []string
+	mc := &markerClock{st: st}
 	for {
 		paths = paths[:0]
 		busy := false
@@ -452,7 +544,13 @@ func clearLeftovers(ctx context.Context, st storage.Storage, name string) error 
 			if isSchemaPath(obj.Path) {
 				return nameErr(ErrTableExists, name, "table %s already exists", name)
 			}
-			busy = busy || liveMarker(obj)
+			if !busy {
+				live, err := mc.live(ctx, obj)
+				if err != nil {
+					return err
+				}
+				busy = live
+			}
 			paths = append(paths, obj.Path)
 		}
 		if !busy {
@@ -460,26 +558,59 @@ func clearLeftovers(ctx context.Context, st storage.Storage, name string) error 
 			// them wrote its marker before, and it shows now unless that
 			// drop has ended.
 			var err error
-			if busy, err = dropInProgress(ctx, st); err != nil {
+			if busy, err = dropInProgress(ctx, st, mc); err != nil {
 				return err
 			}
 		}
 		if !busy {
 			break
 		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("table %s is being dropped: %w", name, context.Cause(ctx))
-		case <-time.After(dropPoll):
+		if err := waitDropPoll(ctx, name); err != nil {
+			return err
 		}
 	}
-	for _, p := range paths {
-		if err := st.Delete(ctx, p); err != nil && !errors.Is(err, storage.ErrNotExist) {
+	if len(paths) > 0 {
+		if schemas, err := schemaFiles(ctx, st); err != nil {
+			return err
+		} else if len(schemas) > 0 {
+			return nameErr(ErrTableExists, name, "table %s already exists", name)
+		}
+		if err := deletePaths(ctx, st, paths, nil); err != nil {
 			return err
 		}
 	}
 	removeEmptyDirs(ctx, st, "")
 	return nil
+}
+
+// waitDropPoll waits dropPoll, or until ctx ends: then the error says
+// table name is being dropped.
+func waitDropPoll(ctx context.Context, name string) error {
+	select {
+	case <-ctx.Done():
+		return fmt.Errorf("table %s is being dropped: %w", name, context.Cause(ctx))
+	case <-time.After(dropPoll):
+		return nil
+	}
+}
+
+// awaitDrop waits while a drop of the table folder st runs: a CREATE
+// whose look for a drop came just before another server's drop wrote its
+// marker committed its schema into a folder being dropped. That drop
+// drops the new table too (whole, schemas first) or leaves it; either way
+// the table's first statements do not run while the drop sweeps (a
+// statement that did would fail with 1146 and take its files back).
+func awaitDrop(ctx context.Context, st storage.Storage, name string) error {
+	mc := &markerClock{st: st}
+	for {
+		busy, err := dropInProgress(ctx, st, mc)
+		if err != nil || !busy {
+			return err
+		}
+		if err := waitDropPoll(ctx, name); err != nil {
+			return err
+		}
+	}
 }
 
 // CreateTable creates table name in database db with the columns, keys,
@@ -511,7 +642,6 @@ func (c *Catalog) CreateTable(ctx context.Context, db, name string, in *schema.T
 	if err != nil {
 		return err
 	}
-	ts.TimeMillis = time.Now().UnixMilli()
 	c.ddl.Lock()
 	defer c.ddl.Unlock()
 	defer c.Forget()
@@ -588,6 +718,9 @@ func (c *Catalog) CreateTable(ctx context.Context, db, name string, in *schema.T
 		}
 		return fmt.Errorf("snapshot: create table %s.%s: clear the files of a dropped table: %w", realDB, name, err)
 	}
+	// Stamped after any wait for a drop: a statement that started before
+	// the CREATE finds this schema younger than itself (vanished.go).
+	ts.TimeMillis = time.Now().UnixMilli()
 	if err := NewSchemaManager(tst, "").Commit(ctx, ts); err != nil {
 		if errors.Is(err, ErrConflict) {
 			return exists()
@@ -613,6 +746,10 @@ func (c *Catalog) CreateTable(ctx context.Context, db, name string, in *schema.T
 		removeEmptyDirs(ctx, c.st, realDB+DatabaseSuffix)
 		return nameErr(ErrDatabaseNotFound, db, "database %s was dropped while the table was created", db)
 	}
+	// The table is created: waiting for a drop is a courtesy to its first
+	// statements, and its end (the statement killed, a storage error)
+	// changes nothing.
+	_ = awaitDrop(ctx, tst, name)
 	return nil
 }
 

@@ -136,9 +136,6 @@ func (p *commitPlan) tryCommitOnce(ctx context.Context, latest *Snapshot) (*Snap
 	if err := checkIndexDeletes(prevIndex, index, latest); err != nil {
 		return nil, err
 	}
-	if err := p.c.checkTable(ctx, p.schemaID); err != nil {
-		return nil, err
-	}
 	schemaID, err := p.latestSchemaID(ctx)
 	if err != nil {
 		return nil, err
@@ -166,6 +163,15 @@ func (p *commitPlan) tryCommitOnce(ctx context.Context, latest *Snapshot) (*Snap
 	}
 	if err == nil && ch.Durable != nil {
 		err = ch.Durable(ctx) // and the data files are durable
+	}
+	if err == nil {
+		// The table is still the one the commit wrote for, checked just
+		// before publishing (not before the files were written, which takes
+		// a while): a commit of a dropped table that published into a
+		// table created again under its name would put its snapshot in the
+		// new table's history, where the new table's writers build on it
+		// until its check after publishing takes it back (issue 12).
+		err = p.c.checkTable(ctx, p.schemaID)
 	}
 	if err != nil {
 		if staged != nil {

@@ -11,9 +11,10 @@ import (
 
 // A commit and a DROP TABLE of the same table race safely, in one process
 // or several: the drop deletes schema/ first and then lists and deletes
-// everything else (Catalog.DropTable); a commit checks, before it writes
-// its metadata and again after it published the snapshot and its hints,
-// that the schema it wrote with is still there (checkTable). When the
+// everything else (Catalog.DropTable); a commit checks, just before it
+// publishes the snapshot (its metadata written) and again after it
+// published the snapshot and its hints, that the schema it wrote with is
+// still there (checkTable). When the
 // check after publishing finds the schema, the schema was deleted after
 // everything the commit wrote, so the drop's listing saw and deleted it;
 // when it does not, the commit deletes its snapshot and metadata files
@@ -63,10 +64,24 @@ func checkTableIdentity(ctx context.Context, st storage.Storage, p string, id sc
 // the snapshot file, the LATEST hint when it names the snapshot, and the
 // metadata files the attempt wrote. Best effort: what stays is
 // unreferenced.
+//
+// The snapshot file is deleted only while it is this commit's: the drop
+// deleted it with the table, and the table created again under the name
+// may have committed its own snapshot of that id since (issue 12).
 func (p *commitPlan) unpublish(ctx context.Context, s *Snapshot) {
 	ctx = context.WithoutCancel(ctx)
 	c := p.c
-	_ = c.st.Delete(ctx, c.snaps.Path(s.ID))
+	if ours, err := c.isOwnSnapshot(ctx, s); err == nil && ours {
+		_ = c.st.Delete(ctx, c.snaps.Path(s.ID))
+	} else {
+		// Another table's now, or unreadable: the hints name the id
+		// of that table's snapshot, and stay.
+		if p.published != nil {
+			p.published.cleanup(ctx)
+			p.published = nil
+		}
+		return
+	}
 	for _, h := range []string{LatestHint, EarliestHint} {
 		hp := HintPath(c.opts.Branch, h)
 		if data, err := c.st.ReadAll(ctx, hp); err == nil && string(data) == s.ID.String() {
@@ -77,4 +92,21 @@ func (p *commitPlan) unpublish(ctx context.Context, s *Snapshot) {
 		p.published.cleanup(ctx)
 		p.published = nil
 	}
+}
+
+// isOwnSnapshot says snapshot file s.ID holds s (its commit user,
+// identifier and time): a missing one is not.
+func (c *Committer) isOwnSnapshot(ctx context.Context, s *Snapshot) (bool, error) {
+	data, err := c.st.ReadAll(ctx, c.snaps.Path(s.ID))
+	if errors.Is(err, storage.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	got, err := DecodeSnapshot(data)
+	if err != nil {
+		return false, err
+	}
+	return got.CommitUser == s.CommitUser && got.CommitIdentifier == s.CommitIdentifier && got.TimeMillis == s.TimeMillis, nil
 }

@@ -23,20 +23,21 @@ type Consumer struct {
 
 // DecodeConsumer parses a consumer file. Errors wrap ErrCorrupt.
 func DecodeConsumer(data []byte) (*Consumer, error) {
-	root, err := parseJSON(data)
+	root, err := jackson.Parse(data, jackson.Lenient)
 	if err != nil {
 		return nil, fmt.Errorf("%w: consumer: %v", ErrCorrupt, err)
 	}
-	if root.kind != jsonObject {
-		return nil, fmt.Errorf("%w: consumer: want a JSON object, got %s", ErrCorrupt, root.kind)
+	if root.Kind != jackson.Object {
+		return nil, fmt.Errorf("%w: consumer: want a JSON object, got %s", ErrCorrupt, root.Kind)
 	}
 	c := &Consumer{}
 	found := false
-	for _, m := range root.members {
-		if m.key != "nextSnapshot" {
+	for i := range root.Members {
+		m := &root.Members[i]
+		if m.Key != "nextSnapshot" {
 			continue // Java ignores unknown properties
 		}
-		n, err := fieldInt64(m.key, m.value)
+		n, err := fieldInt64(m.Key, &m.Value)
 		if err != nil {
 			return nil, fmt.Errorf("%w: consumer: %v", ErrCorrupt, err)
 		}

@@ -29,3 +29,8 @@ func DropCaches() {
 	lives.sets, lives.latest, lives.order, lives.entries = map[string]*liveSet{}, map[string]*liveSet{}, nil, 0
 	lives.mu.Unlock()
 }
+
+// DeleteTableFiles is the drop of a table folder (DROP TABLE's, without
+// the catalog's name checks and commit lock: what another server's drop
+// does to the folder).
+var DeleteTableFiles = deleteTableFiles

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/lakesql/lakesql/internal/storage"
 )
 
 // RollbackResult says what a rollback did.
@@ -48,34 +50,32 @@ func (t *Table) RollbackToTag(ctx context.Context, name string) (RollbackResult,
 	}
 	defer lockMaintenance(t.store, t.branch)()
 	defer lockCommits(ctx, CommitLockKey(t.store, t.branch))()
-	s := &tag.Snapshot
-	res, err := t.cleanLargerThan(ctx, s)
+	res, err := t.cleanLargerThan(ctx, &tag.Snapshot)
 	if err != nil {
-		return res, err
-	}
-	// The tagged snapshot may have expired: write it back (Java:
-	// RollbackHelper.createSnapshotFileIfNeeded).
-	ok, err := t.snapshots.Exists(ctx, s.ID)
-	if err != nil || ok {
-		return res, err
-	}
-	data, err := EncodeSnapshot(s)
-	if err != nil {
-		return res, err
-	}
-	if err := t.store.CreateIfNotExists(ctx, t.snapshots.Path(s.ID), data); err != nil {
 		return res, fmt.Errorf("snapshot: rollback to tag %q: %w", name, err)
 	}
-	return res, t.snapshots.writeHint(ctx, EarliestHint, s.ID)
+	return res, nil
 }
 
 // cleanLargerThan removes the snapshots, long-lived changelogs and tags
 // newer than keep and points LATEST at it (Java:
-// RollbackHelper.cleanLargerThan). Its callers hold the table's commit
-// lock: a commit of this process (a background compaction) published
-// while the rollback deletes would survive it as a stale snapshot after a
-// gap in the ids. Data files of the removed snapshots stay
-// as orphans, as in Java (remove_orphan_files deletes them).
+// RollbackHelper.cleanLargerThan); when keep's snapshot has expired (a
+// tag's), it is written back (Java: createSnapshotFileIfNeeded). Its
+// callers hold the table's commit lock: a commit of this process (a
+// background compaction) published while the rollback deletes would
+// survive it as a stale snapshot after a gap in the ids. Data files of
+// the removed snapshots stay as orphans, as in Java (remove_orphan_files
+// deletes them).
+//
+// A crash part-way leaves a whole snapshot as the latest. When keep and
+// the snapshot after it exist, LATEST points at keep first and the
+// snapshots go newest first (Java's order): readers find keep's successor
+// and list. Otherwise (keep expired, or a gap above it) no hint can be
+// right while the newer snapshots go, and Java's order — delete every
+// snapshot, then write keep back — leaves a table without snapshots when
+// it stops between: LATEST is removed (readers list), every snapshot but
+// the oldest newer one goes, keep is written back, then that one goes, and
+// only then are the hints written.
 func (t *Table) cleanLargerThan(ctx context.Context, keep *Snapshot) (RollbackResult, error) {
 	res := RollbackResult{Current: keep.ID}
 	sm := t.snapshots
@@ -91,16 +91,64 @@ func (t *Table) cleanLargerThan(ctx context.Context, keep *Snapshot) (RollbackRe
 		return res, err
 	}
 	res.Previous = latest
-	if err := sm.writeHint(ctx, LatestHint, keep.ID); err != nil {
+	kept, err := sm.Exists(ctx, keep.ID)
+	if err != nil {
 		return res, err
 	}
-	for id := latest; id >= max(earliest, keep.ID+1); id-- {
+	next := latest <= keep.ID
+	if kept && !next {
+		if next, err = sm.Exists(ctx, keep.ID+1); err != nil {
+			return res, err
+		}
+	}
+	deleteSnapshot := func(id SnapshotID) error {
 		err := t.store.Delete(ctx, sm.Path(id))
 		switch {
 		case err == nil:
 			res.Snapshots++
 		case !isNotExist(err):
-			return res, fmt.Errorf("snapshot: rollback: delete snapshot %d: %w", id, err)
+			return fmt.Errorf("snapshot: rollback: delete snapshot %d: %w", id, err)
+		}
+		return nil
+	}
+	if kept && next {
+		if err := sm.writeHint(ctx, LatestHint, keep.ID); err != nil {
+			return res, err
+		}
+		for id := latest; id >= max(earliest, keep.ID+1); id-- {
+			if err := deleteSnapshot(id); err != nil {
+				return res, err
+			}
+		}
+	} else {
+		if err := sm.deleteHint(ctx, LatestHint); err != nil {
+			return res, err
+		}
+		lo := max(earliest, keep.ID+1)
+		for id := latest; id > lo; id-- {
+			if err := deleteSnapshot(id); err != nil {
+				return res, err
+			}
+		}
+		if !kept {
+			data, err := EncodeSnapshot(keep)
+			if err != nil {
+				return res, err
+			}
+			if err := t.store.CreateIfNotExists(ctx, sm.Path(keep.ID), data); err != nil && !errors.Is(err, storage.ErrExist) {
+				return res, fmt.Errorf("snapshot: rollback: write snapshot %d back: %w", keep.ID, err)
+			}
+		}
+		if err := deleteSnapshot(lo); err != nil {
+			return res, err
+		}
+		if err := sm.writeHint(ctx, LatestHint, keep.ID); err != nil {
+			return res, err
+		}
+		if earliest > keep.ID {
+			if err := sm.writeHint(ctx, EarliestHint, keep.ID); err != nil {
+				return res, err
+			}
 		}
 	}
 	cm := NewChangelogManager(t.store, t.branch)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/lakesql/lakesql/internal/schema"
@@ -32,6 +33,11 @@ type SchemaManager struct {
 		cache  map[schema.SchemaID]*schema.TableSchema
 		latest schema.SchemaID
 		known  bool
+		// confirmed: the schema folder's version (storage.DirWatcher)
+		// read before the files last confirmed latest; while the
+		// version is the same, latest is still the newest schema.
+		confirmed    uint64
+		hasConfirmed bool
 	}
 }
 
@@ -61,7 +67,7 @@ func (m *SchemaManager) Schema(ctx context.Context, id schema.SchemaID) (*schema
 	p := m.Path(id)
 	data, err := m.st.ReadAll(ctx, p)
 	if errors.Is(err, storage.ErrNotExist) {
-		return nil, fmt.Errorf("%w: schema %d of branch %s", ErrSchemaNotFound, id, m.branch)
+		return nil, fmt.Errorf("%w: schema %d of branch %s (%s)", ErrSchemaNotFound, id, m.branch, m.location(p))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: read %s: %w", p, err)
@@ -86,6 +92,18 @@ func (m *SchemaManager) Schema(ctx context.Context, id schema.SchemaID) (*schema
 	return s, nil
 }
 
+// location is the URL of p (relative to the table): errors name the table
+// ("…/<db>.db/<table>/schema/schema-0"), so the one mapping to MySQL's
+// errors can tell a table dropped under a statement (1146) from a lost
+// file (sqlengine/vanished.go).
+func (m *SchemaManager) location(p string) string {
+	u := m.st.URL()
+	if i := strings.IndexByte(u, '?'); i >= 0 { // file:///wh?fsync=false
+		u = u[:i]
+	}
+	return strings.TrimSuffix(u, "/") + "/" + p
+}
+
 // List returns the ids of all schema files, ascending.
 func (m *SchemaManager) List(ctx context.Context) ([]schema.SchemaID, error) {
 	var ids []schema.SchemaID
@@ -104,9 +122,18 @@ func (m *SchemaManager) List(ctx context.Context) ([]schema.SchemaID, error) {
 // LatestID returns the largest schema id; ok is false when there is no
 // schema (no table).
 func (m *SchemaManager) LatestID(ctx context.Context) (id schema.SchemaID, ok bool, err error) {
+	var version uint64
+	watched := false
+	if w, ok := m.st.(storage.DirWatcher); ok {
+		version, watched = w.DirVersion(ctx, m.dir)
+	}
 	m.mu.Lock()
 	last, known := m.mu.latest, m.mu.known
+	confirmed := known && watched && m.mu.hasConfirmed && m.mu.confirmed == version
 	m.mu.Unlock()
+	if confirmed {
+		return last, true, nil
+	}
 	if known {
 		cur, err := m.st.Exists(ctx, m.Path(last))
 		if err != nil {
@@ -118,6 +145,7 @@ func (m *SchemaManager) LatestID(ctx context.Context) (id schema.SchemaID, ok bo
 				return 0, false, fmt.Errorf("snapshot: check schema %d: %w", last+1, err)
 			}
 			if !next {
+				m.confirm(last, version, watched)
 				return last, true, nil
 			}
 		}
@@ -129,7 +157,7 @@ func (m *SchemaManager) LatestID(ctx context.Context) (id schema.SchemaID, ok bo
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if len(ids) == 0 {
-		m.mu.known = false
+		m.mu.known, m.mu.hasConfirmed = false, false
 		clear(m.mu.cache)
 		return 0, false, nil
 	}
@@ -138,7 +166,18 @@ func (m *SchemaManager) LatestID(ctx context.Context) (id schema.SchemaID, ok bo
 		clear(m.mu.cache) // re-created: the cached schemas are another table's
 	}
 	m.mu.latest, m.mu.known = id, true
+	m.mu.confirmed, m.mu.hasConfirmed = version, watched
 	return id, true, nil
+}
+
+// confirm records that the files showed last as the newest schema after
+// the folder's version was read.
+func (m *SchemaManager) confirm(last schema.SchemaID, version uint64, watched bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.mu.known && m.mu.latest == last {
+		m.mu.confirmed, m.mu.hasConfirmed = version, watched
+	}
 }
 
 // Latest reads the schema with the largest id; ErrSchemaNotFound when there
@@ -149,7 +188,7 @@ func (m *SchemaManager) Latest(ctx context.Context) (*schema.TableSchema, error)
 		return nil, err
 	}
 	if !ok {
-		return nil, fmt.Errorf("%w: branch %s has no schema", ErrSchemaNotFound, m.branch)
+		return nil, fmt.Errorf("%w: branch %s has no schema (%s)", ErrSchemaNotFound, m.branch, m.location(m.dir+"/"))
 	}
 	return m.Schema(ctx, id)
 }

@@ -99,7 +99,7 @@ type jsonLayout struct {
 	// explicitNull holds the known keys whose value was null.
 	explicitNull map[string]bool
 	// extras holds the values of unknown keys.
-	extras map[string]jsonValue
+	extras map[string]jackson.Node
 	// raw holds the original value of known fields whose text is not
 	// canonical (maps, dates); it is re-emitted while the field still
 	// equals rawEq's argument.
@@ -107,7 +107,7 @@ type jsonLayout struct {
 }
 
 type rawField struct {
-	value jsonValue
+	value jackson.Node
 	// same reports whether the field's current value is still the one
 	// decoded from value.
 	same func(t *Tag) bool
@@ -127,8 +127,8 @@ type fieldCodec struct {
 	// isDefault reports, for a non-nullable field, whether the value is the
 	// one assumed when the key is absent.
 	isDefault func(t *Tag) bool
-	decode    func(t *Tag, v jsonValue) error
-	encode    func(w *jsonWriter, t *Tag, level int)
+	decode    func(t *Tag, v *jackson.Node) error
+	encode    func(w *jackson.Writer, t *Tag, level int)
 }
 
 func optInt64Codec(key string, get func(s *Snapshot) **int64) fieldCodec {
@@ -136,7 +136,7 @@ func optInt64Codec(key string, get func(s *Snapshot) **int64) fieldCodec {
 		key:      key,
 		nullable: true,
 		isNull:   func(t *Tag) bool { return *get(&t.Snapshot) == nil },
-		decode: func(t *Tag, v jsonValue) error {
+		decode: func(t *Tag, v *jackson.Node) error {
 			n, err := fieldInt64(key, v)
 			if err != nil {
 				return err
@@ -144,7 +144,7 @@ func optInt64Codec(key string, get func(s *Snapshot) **int64) fieldCodec {
 			*get(&t.Snapshot) = &n
 			return nil
 		},
-		encode: func(w *jsonWriter, t *Tag, _ int) { w.Int(**get(&t.Snapshot)) },
+		encode: func(w *jackson.Writer, t *Tag, _ int) { w.Int(**get(&t.Snapshot)) },
 	}
 }
 
@@ -153,7 +153,7 @@ func optStringCodec(key string, get func(s *Snapshot) **string) fieldCodec {
 		key:      key,
 		nullable: true,
 		isNull:   func(t *Tag) bool { return *get(&t.Snapshot) == nil },
-		decode: func(t *Tag, v jsonValue) error {
+		decode: func(t *Tag, v *jackson.Node) error {
 			s, err := fieldString(key, v)
 			if err != nil {
 				return err
@@ -161,7 +161,7 @@ func optStringCodec(key string, get func(s *Snapshot) **string) fieldCodec {
 			*get(&t.Snapshot) = &s
 			return nil
 		},
-		encode: func(w *jsonWriter, t *Tag, _ int) { w.String(**get(&t.Snapshot)) },
+		encode: func(w *jackson.Writer, t *Tag, _ int) { w.String(**get(&t.Snapshot)) },
 	}
 }
 
@@ -169,7 +169,7 @@ func int64Codec(key string, get func(s *Snapshot) *int64) fieldCodec {
 	return fieldCodec{
 		key:       key,
 		isDefault: func(t *Tag) bool { return *get(&t.Snapshot) == 0 },
-		decode: func(t *Tag, v jsonValue) error {
+		decode: func(t *Tag, v *jackson.Node) error {
 			n, err := fieldInt64(key, v)
 			if err != nil {
 				return err
@@ -177,7 +177,7 @@ func int64Codec(key string, get func(s *Snapshot) *int64) fieldCodec {
 			*get(&t.Snapshot) = n
 			return nil
 		},
-		encode: func(w *jsonWriter, t *Tag, _ int) { w.Int(*get(&t.Snapshot)) },
+		encode: func(w *jackson.Writer, t *Tag, _ int) { w.Int(*get(&t.Snapshot)) },
 	}
 }
 
@@ -185,7 +185,7 @@ func stringCodec(key string, get func(s *Snapshot) *string) fieldCodec {
 	return fieldCodec{
 		key:       key,
 		isDefault: func(t *Tag) bool { return *get(&t.Snapshot) == "" },
-		decode: func(t *Tag, v jsonValue) error {
+		decode: func(t *Tag, v *jackson.Node) error {
 			s, err := fieldString(key, v)
 			if err != nil {
 				return err
@@ -193,7 +193,7 @@ func stringCodec(key string, get func(s *Snapshot) *string) fieldCodec {
 			*get(&t.Snapshot) = s
 			return nil
 		},
-		encode: func(w *jsonWriter, t *Tag, _ int) { w.String(*get(&t.Snapshot)) },
+		encode: func(w *jackson.Writer, t *Tag, _ int) { w.String(*get(&t.Snapshot)) },
 	}
 }
 
@@ -204,33 +204,33 @@ var snapshotFields = []fieldCodec{
 	{
 		key:       "version",
 		isDefault: func(t *Tag) bool { return t.Version == 1 },
-		decode: func(t *Tag, v jsonValue) error {
+		decode: func(t *Tag, v *jackson.Node) error {
 			n, err := fieldInt32("version", v)
 			t.Version = n
 			return err
 		},
-		encode: func(w *jsonWriter, t *Tag, _ int) { w.Int(int64(t.Version)) },
+		encode: func(w *jackson.Writer, t *Tag, _ int) { w.Int(int64(t.Version)) },
 	},
 	optStringCodec("uuid", func(s *Snapshot) **string { return &s.UUID }),
 	{
 		key:       "id",
 		isDefault: func(t *Tag) bool { return t.ID == 0 },
-		decode: func(t *Tag, v jsonValue) error {
+		decode: func(t *Tag, v *jackson.Node) error {
 			n, err := fieldInt64("id", v)
 			t.ID = SnapshotID(n)
 			return err
 		},
-		encode: func(w *jsonWriter, t *Tag, _ int) { w.Int(int64(t.ID)) },
+		encode: func(w *jackson.Writer, t *Tag, _ int) { w.Int(int64(t.ID)) },
 	},
 	{
 		key:       "schemaId",
 		isDefault: func(t *Tag) bool { return t.SchemaID == 0 },
-		decode: func(t *Tag, v jsonValue) error {
+		decode: func(t *Tag, v *jackson.Node) error {
 			n, err := fieldInt64("schemaId", v)
 			t.SchemaID = schema.SchemaID(n)
 			return err
 		},
-		encode: func(w *jsonWriter, t *Tag, _ int) { w.Int(int64(t.SchemaID)) },
+		encode: func(w *jackson.Writer, t *Tag, _ int) { w.Int(int64(t.SchemaID)) },
 	},
 	stringCodec("baseManifestList", func(s *Snapshot) *string { return &s.BaseManifestList }),
 	optInt64Codec("baseManifestListSize", func(s *Snapshot) **int64 { return &s.BaseManifestListSize }),
@@ -249,7 +249,7 @@ var snapshotFields = []fieldCodec{
 	{
 		key:       "commitKind",
 		isDefault: func(t *Tag) bool { return t.CommitKind == 0 },
-		decode: func(t *Tag, v jsonValue) error {
+		decode: func(t *Tag, v *jackson.Node) error {
 			s, err := fieldString("commitKind", v)
 			if err != nil {
 				return err
@@ -261,24 +261,24 @@ var snapshotFields = []fieldCodec{
 			t.CommitKind = k
 			return nil
 		},
-		encode: func(w *jsonWriter, t *Tag, _ int) { w.String(t.CommitKind.String()) },
+		encode: func(w *jackson.Writer, t *Tag, _ int) { w.String(t.CommitKind.String()) },
 	},
 	int64Codec("timeMillis", func(s *Snapshot) *int64 { return &s.TimeMillis }),
 	{
 		key:      "logOffsets",
 		nullable: true,
 		isNull:   func(t *Tag) bool { return t.LogOffsets == nil },
-		decode: func(t *Tag, v jsonValue) error {
-			if v.kind != jsonObject {
-				return fmt.Errorf("field \"logOffsets\": want an object, got %s", v.kind)
+		decode: func(t *Tag, v *jackson.Node) error {
+			if v.Kind != jackson.Object {
+				return fmt.Errorf("field \"logOffsets\": want an object, got %s", v.Kind)
 			}
-			m := make(map[int32]int64, len(v.members))
-			for _, mem := range v.members {
-				b, err := strconv.ParseInt(mem.key, 10, 32)
+			m := make(map[int32]int64, len(v.Members))
+			for _, mem := range v.Members {
+				b, err := strconv.ParseInt(mem.Key, 10, 32)
 				if err != nil {
-					return fmt.Errorf("field \"logOffsets\": key %q is not a 32-bit integer", mem.key)
+					return fmt.Errorf("field \"logOffsets\": key %q is not a 32-bit integer", mem.Key)
 				}
-				off, err := fieldInt64("logOffsets."+mem.key, mem.value)
+				off, err := fieldInt64("logOffsets."+mem.Key, &mem.Value)
 				if err != nil {
 					return err
 				}
@@ -287,7 +287,7 @@ var snapshotFields = []fieldCodec{
 			t.LogOffsets = m
 			return nil
 		},
-		encode: func(w *jsonWriter, t *Tag, level int) {
+		encode: func(w *jackson.Writer, t *Tag, level int) {
 			keys := slices.Sorted(maps.Keys(t.LogOffsets))
 			w.BeginObject()
 			for _, k := range keys {
@@ -306,22 +306,22 @@ var snapshotFields = []fieldCodec{
 		key:      "properties",
 		nullable: true,
 		isNull:   func(t *Tag) bool { return t.Properties == nil },
-		decode: func(t *Tag, v jsonValue) error {
-			if v.kind != jsonObject {
-				return fmt.Errorf("field \"properties\": want an object, got %s", v.kind)
+		decode: func(t *Tag, v *jackson.Node) error {
+			if v.Kind != jackson.Object {
+				return fmt.Errorf("field \"properties\": want an object, got %s", v.Kind)
 			}
-			m := make(map[string]string, len(v.members))
-			for _, mem := range v.members {
-				s, err := fieldString("properties."+mem.key, mem.value)
+			m := make(map[string]string, len(v.Members))
+			for _, mem := range v.Members {
+				s, err := fieldString("properties."+mem.Key, &mem.Value)
 				if err != nil {
 					return err
 				}
-				m[mem.key] = s
+				m[mem.Key] = s
 			}
 			t.Properties = m
 			return nil
 		},
-		encode: func(w *jsonWriter, t *Tag, level int) {
+		encode: func(w *jackson.Writer, t *Tag, level int) {
 			keys := slices.Sorted(maps.Keys(t.Properties))
 			w.BeginObject()
 			for _, k := range keys {
@@ -361,50 +361,51 @@ func EncodeSnapshot(s *Snapshot) ([]byte, error) {
 // decodeObject decodes a JSON object whose known keys are described by
 // fields into a Tag (a Snapshot plus the tag fields).
 func decodeObject(data []byte, fields []fieldCodec, what string) (*Tag, error) {
-	root, err := parseJSON(data)
+	root, err := jackson.Parse(data, jackson.Lenient)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrCorrupt, what, err)
 	}
-	if root.kind != jsonObject {
-		return nil, fmt.Errorf("%w: %s: want a JSON object, got %s", ErrCorrupt, what, root.kind)
+	if root.Kind != jackson.Object {
+		return nil, fmt.Errorf("%w: %s: want a JSON object, got %s", ErrCorrupt, what, root.Kind)
 	}
 	t := &Tag{}
 	t.Version = 1
 	l := &jsonLayout{}
-	for _, m := range root.members {
-		if !slices.Contains(l.order, m.key) {
-			l.order = append(l.order, m.key)
+	for i := range root.Members {
+		m := &root.Members[i]
+		if !slices.Contains(l.order, m.Key) {
+			l.order = append(l.order, m.Key)
 		}
-		f := findField(fields, m.key)
+		f := findField(fields, m.Key)
 		if f == nil {
 			if l.extras == nil {
-				l.extras = map[string]jsonValue{}
+				l.extras = map[string]jackson.Node{}
 			}
-			l.extras[m.key] = m.value
+			l.extras[m.Key] = m.Value
 			continue
 		}
 		if l.explicitNull != nil {
-			delete(l.explicitNull, m.key)
+			delete(l.explicitNull, m.Key)
 		}
 		if l.raw != nil {
-			delete(l.raw, m.key)
+			delete(l.raw, m.Key)
 		}
-		if m.value.kind == jsonNull && f.nullable {
+		if m.Value.Kind == jackson.Null && f.nullable {
 			if l.explicitNull == nil {
 				l.explicitNull = map[string]bool{}
 			}
-			l.explicitNull[m.key] = true
-			resetField(t, m.key)
+			l.explicitNull[m.Key] = true
+			resetField(t, m.Key)
 			continue
 		}
-		if err := f.decode(t, m.value); err != nil {
+		if err := f.decode(t, &m.Value); err != nil {
 			return nil, fmt.Errorf("%w: %s: %v", ErrCorrupt, what, err)
 		}
-		if keep := rawKeeper(t, m.key); keep != nil {
+		if keep := rawKeeper(t, m.Key); keep != nil {
 			if l.raw == nil {
 				l.raw = map[string]rawField{}
 			}
-			l.raw[m.key] = rawField{value: m.value, same: keep}
+			l.raw[m.Key] = rawField{value: m.Value, same: keep}
 		}
 	}
 	for _, k := range requiredSnapshotKeys {
@@ -550,13 +551,14 @@ func encodeObject(t *Tag, fields []fieldCodec, what string) ([]byte, error) {
 		w.Field(e.key)
 		switch {
 		case e.field == nil:
-			writeValue(w, l.extras[e.key])
+			x := l.extras[e.key]
+			w.Node(&x)
 		case e.null:
 			w.Raw("null")
 		default:
 			if l != nil {
 				if r, ok := l.raw[e.key]; ok && r.same(t) {
-					writeValue(w, r.value)
+					w.Node(&r.value)
 					continue
 				}
 			}
@@ -574,4 +576,30 @@ func fieldIndex(fields []fieldCodec, key string) int {
 		}
 	}
 	return -1
+}
+
+// Typed field readers of the decoders; each names the field on error.
+
+func fieldInt64(key string, v *jackson.Node) (int64, error) {
+	n, err := v.Int(64)
+	if err != nil {
+		return 0, fmt.Errorf("field %q: %v", key, err)
+	}
+	return n, nil
+}
+
+func fieldInt32(key string, v *jackson.Node) (int32, error) {
+	n, err := v.Int(32)
+	if err != nil {
+		return 0, fmt.Errorf("field %q: %v", key, err)
+	}
+	return int32(n), nil
+}
+
+func fieldString(key string, v *jackson.Node) (string, error) {
+	s, err := v.Str()
+	if err != nil {
+		return "", fmt.Errorf("field %q: %v", key, err)
+	}
+	return s, nil
 }

@@ -40,6 +40,13 @@ type snapshotCache struct {
 	mu     sync.Mutex
 	byID   map[SnapshotID]cachedSnapshot
 	latest SnapshotID
+	// confirmed is the latest snapshot as last confirmed by its files,
+	// with the snapshot folder's version (storage.DirWatcher) read before
+	// that check: while the version is the same it is still the latest.
+	confirmed struct {
+		version uint64
+		s       *Snapshot
+	}
 }
 
 type cachedSnapshot struct {
@@ -242,9 +249,18 @@ func (m *SnapshotManager) latestFromLast(ctx context.Context) (SnapshotID, *Snap
 	if m.cache == nil {
 		return 0, nil, false, nil
 	}
+	var version uint64
+	watched := false
+	if w, ok := m.st.(storage.DirWatcher); ok {
+		version, watched = w.DirVersion(ctx, m.dir)
+	}
 	m.cache.mu.Lock()
 	last := m.cache.latest
+	confirmed := m.cache.confirmed
 	m.cache.mu.Unlock()
+	if watched && confirmed.s != nil && confirmed.version == version {
+		return confirmed.s.ID, confirmed.s, true, nil
+	}
 	if last <= 0 {
 		return 0, nil, false, nil
 	}
@@ -259,7 +275,13 @@ func (m *SnapshotManager) latestFromLast(ctx context.Context) (SnapshotID, *Snap
 	if err != nil {
 		return 0, nil, false, fmt.Errorf("snapshot: check snapshot %d: %w", last, err)
 	}
-	return last, m.cache.get(last, info), true, nil
+	s := m.cache.get(last, info)
+	if watched && s != nil {
+		m.cache.mu.Lock()
+		m.cache.confirmed.version, m.cache.confirmed.s = version, s
+		m.cache.mu.Unlock()
+	}
+	return last, s, true, nil
 }
 
 func (m *SnapshotManager) latestID(ctx context.Context) (id SnapshotID, ok bool, err error) {

@@ -179,3 +179,55 @@ func TestDropMarkerOfCrashedDrop(t *testing.T) {
 		t.Fatalf("CREATE during a running drop with its context done: %v, want an error saying the table is being dropped", err)
 	}
 }
+
+// TestDropMarkerOnSkewedStoreClock: a marker's age is measured on the
+// store's clock (the modification times are the store's), not the local
+// one. A store an hour behind: a running drop's fresh marker still holds
+// a CREATE up (on the local clock it looked an hour old, crashed, and the
+// CREATE deleted it and went on). A store an hour ahead: a crashed drop's
+// marker (an hour old on the store's clock) holds nothing up.
+func TestDropMarkerOnSkewedStoreClock(t *testing.T) {
+	for _, skew := range []time.Duration{-time.Hour, time.Hour} {
+		t.Run(skew.String(), func(t *testing.T) {
+			ctx := context.Background()
+			dir := t.TempDir()
+			base, err := storage.Open(ctx, "file://"+dir+"?fsync=false")
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := storage.NewFaulty(base, &storage.Injector{Listed: func(_ storage.Op, obj storage.ObjectInfo) storage.ObjectInfo {
+				obj.ModTime = obj.ModTime.Add(skew)
+				return obj
+			}})
+			c := snapshot.NewCatalog(st)
+			p := "default.db/dd/" + snapshot.TableDroppingPrefix + "x"
+			if err := base.WriteAll(ctx, p, nil); err != nil {
+				t.Fatal(err)
+			}
+			if skew > 0 { // crashed an hour ago
+				old := time.Now().Add(-time.Hour)
+				if err := os.Chtimes(filepath.Join(dir, filepath.FromSlash(p)), old, old); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+			defer cancel()
+			err = c.CreateTable(cctx, "default", "dd", oneColumn(), false)
+			if skew < 0 {
+				if err == nil || !strings.Contains(err.Error(), "being dropped") {
+					t.Fatalf("CREATE while a drop runs, store clock %v: %v, want an error saying the table is being dropped", skew, err)
+				}
+				if ok, err := base.Exists(ctx, p); err != nil || !ok {
+					t.Fatalf("the running drop's marker is gone (%v)", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("CREATE over a crashed drop's marker, store clock %v: %v", skew, err)
+			}
+			if ok, err := base.Exists(ctx, p); err != nil || ok {
+				t.Fatalf("the crashed drop's marker is still there (%v)", err)
+			}
+		})
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/lakesql/lakesql/internal/jackson"
 )
 
 // Tag mirrors org.apache.paimon.tag.Tag, the JSON file tag/tag-<name>: the
@@ -29,7 +31,7 @@ var tagFields = append(append([]fieldCodec(nil), snapshotFields...),
 		key:      "tagCreateTime",
 		nullable: true,
 		isNull:   func(t *Tag) bool { return t.TagCreateTime == nil },
-		decode: func(t *Tag, v jsonValue) error {
+		decode: func(t *Tag, v *jackson.Node) error {
 			tm, err := decodeLocalDateTime("tagCreateTime", v)
 			if err != nil {
 				return err
@@ -37,13 +39,13 @@ var tagFields = append(append([]fieldCodec(nil), snapshotFields...),
 			t.TagCreateTime = &tm
 			return nil
 		},
-		encode: func(w *jsonWriter, t *Tag, _ int) { encodeLocalDateTime(w, *t.TagCreateTime) },
+		encode: func(w *jackson.Writer, t *Tag, _ int) { encodeLocalDateTime(w, *t.TagCreateTime) },
 	},
 	fieldCodec{
 		key:      "tagTimeRetained",
 		nullable: true,
 		isNull:   func(t *Tag) bool { return t.TagTimeRetained == nil },
-		decode: func(t *Tag, v jsonValue) error {
+		decode: func(t *Tag, v *jackson.Node) error {
 			d, err := decodeJavaDuration("tagTimeRetained", v)
 			if err != nil {
 				return err
@@ -51,7 +53,7 @@ var tagFields = append(append([]fieldCodec(nil), snapshotFields...),
 			t.TagTimeRetained = &d
 			return nil
 		},
-		encode: func(w *jsonWriter, t *Tag, _ int) {
+		encode: func(w *jackson.Writer, t *Tag, _ int) {
 			w.Raw(jacksonDurationSeconds(*t.TagTimeRetained))
 		},
 	},
@@ -103,15 +105,15 @@ func (t *Tag) TimeRetainedString() string {
 
 // decodeLocalDateTime accepts Jackson's array form [y, M, d, H, m(, s(,
 // nanos))] and the ISO string form "2024-01-02T03:04:05.123".
-func decodeLocalDateTime(key string, v jsonValue) (time.Time, error) {
-	switch v.kind {
-	case jsonArray:
-		if len(v.elems) < 5 || len(v.elems) > 7 {
-			return time.Time{}, fmt.Errorf("field %q: want 5 to 7 numbers, got %d elements", key, len(v.elems))
+func decodeLocalDateTime(key string, v *jackson.Node) (time.Time, error) {
+	switch v.Kind {
+	case jackson.Array:
+		if len(v.Elems) < 5 || len(v.Elems) > 7 {
+			return time.Time{}, fmt.Errorf("field %q: want 5 to 7 numbers, got %d elements", key, len(v.Elems))
 		}
 		var p [7]int64
-		for i, e := range v.elems {
-			n, err := fieldInt64(key, e)
+		for i := range v.Elems {
+			n, err := fieldInt64(key, &v.Elems[i])
 			if err != nil {
 				return time.Time{}, err
 			}
@@ -119,28 +121,28 @@ func decodeLocalDateTime(key string, v jsonValue) (time.Time, error) {
 		}
 		if p[0] < -999999999 || p[0] > 999999999 || p[1] < 1 || p[1] > 12 || p[2] < 1 || p[2] > 31 ||
 			p[3] < 0 || p[3] > 23 || p[4] < 0 || p[4] > 59 || p[5] < 0 || p[5] > 59 || p[6] < 0 || p[6] > 999999999 {
-			return time.Time{}, fmt.Errorf("field %q: date-time %v out of range", key, p[:len(v.elems)])
+			return time.Time{}, fmt.Errorf("field %q: date-time %v out of range", key, p[:len(v.Elems)])
 		}
 		tm := time.Date(int(p[0]), time.Month(p[1]), int(p[2]), int(p[3]), int(p[4]), int(p[5]), int(p[6]), time.UTC)
 		if tm.Day() != int(p[2]) {
 			return time.Time{}, fmt.Errorf("field %q: invalid date %d-%d-%d", key, p[0], p[1], p[2])
 		}
 		return tm, nil
-	case jsonString:
+	case jackson.String:
 		for _, layout := range []string{"2006-01-02T15:04:05.999999999", "2006-01-02T15:04"} {
-			if tm, err := time.ParseInLocation(layout, v.text, time.UTC); err == nil {
+			if tm, err := time.ParseInLocation(layout, v.Text, time.UTC); err == nil {
 				return tm, nil
 			}
 		}
-		return time.Time{}, fmt.Errorf("field %q: %q is not an ISO local date-time", key, v.text)
+		return time.Time{}, fmt.Errorf("field %q: %q is not an ISO local date-time", key, v.Text)
 	}
-	return time.Time{}, fmt.Errorf("field %q: want a date-time array or string, got %s", key, v.kind)
+	return time.Time{}, fmt.Errorf("field %q: want a date-time array or string, got %s", key, v.Kind)
 }
 
 // encodeLocalDateTime writes Jackson's LocalDateTimeSerializer array form:
 // seconds are written only when seconds or nanos are non-zero, nanos only
 // when non-zero.
-func encodeLocalDateTime(w *jsonWriter, t time.Time) {
+func encodeLocalDateTime(w *jackson.Writer, t time.Time) {
 	w.BeginArray()
 	for _, n := range []int{t.Year(), int(t.Month()), t.Day(), t.Hour(), t.Minute()} {
 		w.Int(int64(n))
@@ -156,28 +158,28 @@ func encodeLocalDateTime(w *jsonWriter, t time.Time) {
 
 // decodeJavaDuration accepts Jackson's decimal-seconds form (4.000000000,
 // also integers and exponents) and the ISO-8601 string form (PT4S).
-func decodeJavaDuration(key string, v jsonValue) (time.Duration, error) {
-	switch v.kind {
-	case jsonNumber:
-		r, ok := new(big.Rat).SetString(v.text)
+func decodeJavaDuration(key string, v *jackson.Node) (time.Duration, error) {
+	switch v.Kind {
+	case jackson.Number:
+		r, ok := new(big.Rat).SetString(v.Text)
 		if !ok {
-			return 0, fmt.Errorf("field %q: %q is not a number", key, v.text)
+			return 0, fmt.Errorf("field %q: %q is not a number", key, v.Text)
 		}
 		r.Mul(r, big.NewRat(int64(time.Second), 1))
 		// Truncate to whole nanoseconds, as Jackson does.
 		q := new(big.Int).Quo(r.Num(), r.Denom())
 		if !q.IsInt64() {
-			return 0, fmt.Errorf("field %q: duration %s s does not fit a time.Duration", key, v.text)
+			return 0, fmt.Errorf("field %q: duration %s s does not fit a time.Duration", key, v.Text)
 		}
 		return time.Duration(q.Int64()), nil
-	case jsonString:
-		d, err := parseISODuration(v.text)
+	case jackson.String:
+		d, err := parseISODuration(v.Text)
 		if err != nil {
 			return 0, fmt.Errorf("field %q: %v", key, err)
 		}
 		return d, nil
 	}
-	return 0, fmt.Errorf("field %q: want a number of seconds, got %s", key, v.kind)
+	return 0, fmt.Errorf("field %q: want a number of seconds, got %s", key, v.Kind)
 }
 
 // jacksonDurationSeconds renders d like Jackson's DurationSerializer with

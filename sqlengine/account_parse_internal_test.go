@@ -1,6 +1,7 @@
 package sqlengine
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -197,4 +198,27 @@ func FuzzAccountStatements(f *testing.F) {
 		rewriteShowCollation(q)
 		rewriteShowTableStatus(q, func() (string, error) { return "d", nil })
 	})
+}
+
+// TestHintPrefilter: maxExecutionTimeHint skips lexing a statement without
+// "/*+": on random statements built from hint-like pieces, the hint
+// dialect makes a lexHint token only when the text holds "/*+".
+func TestHintPrefilter(t *testing.T) {
+	pieces := []string{"SELECT", " ", "/*", "+", "*/", "/*+ MAX_EXECUTION_TIME(5) */", "'", "`", "\"", "--", "#", "\n", "(", "1", "/", "*", "!", "x", ";"}
+	r := rand.New(rand.NewPCG(11, 12))
+	for range 50000 {
+		var b strings.Builder
+		for range 1 + r.IntN(12) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		q := b.String()
+		toks, _ := lexText(q, hintDialect, 0)
+		hint := false
+		for _, tk := range toks {
+			hint = hint || tk.Kind == lexHint
+		}
+		if hint && !strings.Contains(q, "/*+") {
+			t.Fatalf("%q: a hint token without /*+", q)
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -59,6 +60,9 @@ func registerLimitVariables(cfg Config) error {
 // string, an ordinary comment or a subquery, do not count.
 func maxExecutionTimeHint(q string) (ms int64, ok bool) {
 	const parens = 16 // SELECT and its hint after this many '(' at most
+	if !strings.Contains(q, "/*+") {
+		return 0, false // no hint comment: the lexer makes a lexHint token only of "/*+"
+	}
 	toks, err := lexLimit(q, hintDialect, parens+2)
 	if err != nil {
 		return 0, false

@@ -8,12 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/rowexec"
 	"github.com/dolthub/vitess/go/vt/proto/query"
+
+	"github.com/lakesql/lakesql/provider"
 )
 
 // LOAD DATA [LOCAL] INFILE reads its input here instead of in GMS v0.20.0's
@@ -47,15 +48,34 @@ func newExecBuilder() sql.NodeExecBuilder { return rowexec.NewOverrideBuilder(lo
 
 // Build implements sql.NodeExecBuilder: nil, nil hands the node to GMS.
 func (loadDataBuilder) Build(ctx *sql.Context, n sql.Node, _ sql.Row) (sql.RowIter, error) {
-	ld, ok := n.(*plan.LoadData)
-	if !ok || len(ld.SetExprs) > 0 || ld.LinesStartingBy != "" || ld.FieldsTerminatedBy == "" || ld.LinesTerminatedBy == "" {
-		return nil, nil
+	switch n := n.(type) {
+	case *loadInto:
+		return &loadIntoIter{n: n}, nil
+	case *plan.LoadData:
+		if !readsLoadData(n) {
+			return nil, nil
+		}
+		return newLoadIter(ctx, n)
+	}
+	return nil, nil
+}
+
+// readsLoadData: lakesql's reader reads ld (no @user variables, SET or
+// LINES STARTING BY, which GMS's loader keeps).
+func readsLoadData(ld *plan.LoadData) bool {
+	if len(ld.SetExprs) > 0 || ld.LinesStartingBy != "" || ld.FieldsTerminatedBy == "" || ld.LinesTerminatedBy == "" {
+		return false
 	}
 	for _, v := range ld.UserVars {
 		if v != nil {
-			return nil, nil
+			return false
 		}
 	}
+	return true
+}
+
+// newLoadIter opens ld's input and returns its reader.
+func newLoadIter(ctx *sql.Context, ld *plan.LoadData) (*loadIter, error) {
 	src, err := openLoadInput(ctx, ld)
 	if err != nil {
 		return nil, err
@@ -73,13 +93,7 @@ func (loadDataBuilder) Build(ctx *sql.Context, n sql.Node, _ sql.Row) (sql.RowIt
 		it.esc, it.hasEsc = ld.FieldsEscapedBy[0], true
 	}
 	it.maxTerm = max(len(it.term), len(it.lineTerm), 2*len(it.enc))
-	names := ld.ColNames
-	if len(names) == 0 {
-		for _, c := range ld.DestSch {
-			names = append(names, c.Name)
-		}
-	}
-	for _, name := range names {
+	for _, name := range loadColNames(ld) {
 		i := ld.DestSch.IndexOfColName(name)
 		if i < 0 {
 			src.Close()
@@ -88,6 +102,18 @@ func (loadDataBuilder) Build(ctx *sql.Context, n sql.Node, _ sql.Row) (sql.RowIt
 		it.cols = append(it.cols, ld.DestSch[i])
 	}
 	return it, nil
+}
+
+// loadColNames are the columns ld's fields fill: its column list, or
+// every column.
+func loadColNames(ld *plan.LoadData) []string {
+	names := ld.ColNames
+	if len(names) == 0 {
+		for _, c := range ld.DestSch {
+			names = append(names, c.Name)
+		}
+	}
+	return names
 }
 
 func openLoadInput(ctx *sql.Context, ld *plan.LoadData) (io.ReadCloser, error) {
@@ -174,9 +200,18 @@ var _ sql.RowIter = (*loadIter)(nil)
 func (it *loadIter) Close(*sql.Context) error { return it.src.Close() }
 
 func (it *loadIter) Next(ctx *sql.Context) (sql.Row, error) {
+	if err := it.nextRecord(); err != nil {
+		return nil, err
+	}
+	return it.row(ctx)
+}
+
+// nextRecord reads the next record that is a row: past the IGNORE n LINES
+// and blank lines.
+func (it *loadIter) nextRecord() error {
 	for {
 		if err := it.record(); err != nil {
-			return nil, err
+			return err
 		}
 		if it.ignore > 0 {
 			it.ignore--
@@ -185,7 +220,7 @@ func (it *loadIter) Next(ctx *sql.Context) (sql.Row, error) {
 		if len(it.fields) == 1 && it.fields[0].end == it.fields[0].start && !it.fields[0].quoted && !it.fields[0].null {
 			continue // blank line
 		}
-		return it.row(ctx)
+		return nil
 	}
 }
 
@@ -219,7 +254,7 @@ func (it *loadIter) row(ctx *sql.Context) (sql.Row, error) {
 			continue
 		}
 		if dt, ok := col.Type.(sql.DatetimeType); ok {
-			if tm, ok := parseCanonicalTime(text, dt.Type() == query.Type_DATE); ok {
+			if tm, ok := provider.ParseCanonicalTime(text, dt.Type() == query.Type_DATE); ok {
 				row[k] = tm
 				continue
 			}
@@ -380,58 +415,4 @@ func (it *loadIter) unescape(c byte, f *loadField) {
 		f.escapedN = len(it.val) == f.start
 	}
 	it.val = append(it.val, c)
-}
-
-// parseCanonicalTime parses YYYY-MM-DD and YYYY-MM-DD HH:MM:SS[.fraction]
-// (for dates, only the former); other text is left to GMS.
-func parseCanonicalTime(b []byte, dateOnly bool) (time.Time, bool) {
-	num := func(s []byte) (int, bool) {
-		n := 0
-		for _, c := range s {
-			if c < '0' || c > '9' {
-				return 0, false
-			}
-			n = n*10 + int(c-'0')
-		}
-		return n, true
-	}
-	if len(b) < 10 || b[4] != '-' || b[7] != '-' {
-		return time.Time{}, false
-	}
-	y, ok1 := num(b[0:4])
-	mo, ok2 := num(b[5:7])
-	d, ok3 := num(b[8:10])
-	if !ok1 || !ok2 || !ok3 || mo < 1 || mo > 12 || d < 1 || d > 31 {
-		return time.Time{}, false
-	}
-	if len(b) == 10 {
-		t := time.Date(y, time.Month(mo), d, 0, 0, 0, 0, time.UTC)
-		return t, t.Day() == d
-	}
-	if dateOnly || len(b) < 19 || b[10] != ' ' || b[13] != ':' || b[16] != ':' {
-		return time.Time{}, false
-	}
-	h, ok1 := num(b[11:13])
-	mi, ok2 := num(b[14:16])
-	s, ok3 := num(b[17:19])
-	if !ok1 || !ok2 || !ok3 || h > 23 || mi > 59 || s > 59 {
-		return time.Time{}, false
-	}
-	ns := 0
-	if len(b) > 19 {
-		frac := b[20:]
-		if b[19] != '.' || len(frac) == 0 || len(frac) > 9 {
-			return time.Time{}, false
-		}
-		f, ok := num(frac)
-		if !ok {
-			return time.Time{}, false
-		}
-		for k := len(frac); k < 9; k++ {
-			f *= 10
-		}
-		ns = f
-	}
-	t := time.Date(y, time.Month(mo), d, h, mi, s, ns, time.UTC)
-	return t, t.Day() == d
 }

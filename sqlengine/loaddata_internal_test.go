@@ -8,6 +8,8 @@ import (
 	"testing"
 	"testing/iotest"
 	"time"
+
+	"github.com/lakesql/lakesql/provider"
 )
 
 func testLoadIter(r io.Reader, term, line, enc, esc string) *loadIter {
@@ -90,16 +92,16 @@ func TestParseCanonicalTime(t *testing.T) {
 		"2024-01-01 00:00:00.":          "",
 		"20240101":                      "",
 	} {
-		tm, ok := parseCanonicalTime([]byte(in), false)
+		tm, ok := provider.ParseCanonicalTime([]byte(in), false)
 		got := ""
 		if ok {
 			got = tm.Format(time.RFC3339Nano)
 		}
 		if got != want {
-			t.Errorf("parseCanonicalTime(%q) = %q, want %q", in, got, want)
+			t.Errorf("ParseCanonicalTime(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if _, ok := parseCanonicalTime([]byte("2024-01-01 00:00:00"), true); ok {
+	if _, ok := provider.ParseCanonicalTime([]byte("2024-01-01 00:00:00"), true); ok {
 		t.Error("a DATE column accepted a time of day")
 	}
 }

@@ -69,15 +69,24 @@ func (h *opsHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, 
 		run.count(res)
 		return callback(res, more)
 	}
-	err := h.s.vanishedTable(ctx, run.start, h.Handler.ComQuery(ctx, c, query, spool)) // vanished.go
-	if h.s.replannable(c, query, sent, err) {                                          // replan.go
-		h.s.provider.ForgetTables()
-		slog.Info("statement planned again: a file it read was deleted by another writer", "connectionID", c.ConnectionID, "error", err)
-		err = h.s.vanishedTable(ctx, run.start, h.Handler.ComQuery(ctx, c, query, spool))
-	}
-	err = interrupted(ctx, run.limits, run.scan, h.s.errSnapshotExpired(ctx, run.start, err)) // limits.go
+	err := h.run(ctx, c, run, query, &sent, func() error { return h.Handler.ComQuery(ctx, c, query, spool) })
 	h.s.observeStatement(c, query, run, err)
 	return err
+}
+
+// run runs a statement (exec) and answers its error: 1146 for a table
+// dropped under it (vanished.go); planned again once when a file it read
+// was deleted by another writer and it may run again (replan.go), else
+// 1412 when its snapshot was expired; the statement's limits (limits.go).
+// sent says that something of the statement reached the client.
+func (h *opsHandler) run(ctx context.Context, c *mysql.Conn, run *statementRun, query string, sent *bool, exec func() error) error {
+	err := h.s.vanishedTable(ctx, run.start, exec())
+	if h.s.replannable(c, query, *sent, err) {
+		h.s.provider.ForgetTables()
+		slog.Info("statement planned again: a file it read was deleted by another writer", "connectionID", c.ConnectionID, "error", err)
+		err = h.s.vanishedTable(ctx, run.start, exec())
+	}
+	return interrupted(ctx, run.limits, run.scan, h.s.errSnapshotExpired(ctx, run.start, err))
 }
 
 // begin starts a statement: its figures and memory limit in the context,
@@ -98,11 +107,19 @@ func (h *opsHandler) begin(ctx context.Context, c *mysql.Conn, query string) (*s
 func (h *opsHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
 	run, ctx, done := h.begin(ctx, c, query)
 	defer done()
-	rest, err := h.Handler.ComMultiQuery(ctx, c, query, func(res *sqltypes.Result, more bool) error {
+	sent := false
+	spool := func(res *sqltypes.Result, more bool) error {
+		sent = true
 		run.count(res)
 		return callback(res, more)
+	}
+	// Each call runs the first statement of query and returns the rest;
+	// planned again, the first statement runs again.
+	var rest string
+	err := h.run(ctx, c, run, query, &sent, func() (err error) {
+		rest, err = h.Handler.ComMultiQuery(ctx, c, query, spool)
+		return err
 	})
-	err = interrupted(ctx, run.limits, run.scan, h.s.errSnapshotExpired(ctx, run.start, h.s.vanishedTable(ctx, run.start, err)))
 	stmt := query
 	if err == nil && len(rest) < len(query) {
 		stmt = query[:len(query)-len(rest)]
@@ -120,13 +137,7 @@ func (h *opsHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare 
 		run.count(res)
 		return callback(res)
 	}
-	err := h.s.vanishedTable(ctx, run.start, h.Handler.ComStmtExecute(ctx, c, prepare, spool))
-	if h.s.replannable(c, prepare.PrepareStmt, sent, err) {
-		h.s.provider.ForgetTables()
-		slog.Info("statement planned again: a file it read was deleted by another writer", "connectionID", c.ConnectionID, "error", err)
-		err = h.s.vanishedTable(ctx, run.start, h.Handler.ComStmtExecute(ctx, c, prepare, spool))
-	}
-	err = interrupted(ctx, run.limits, run.scan, h.s.errSnapshotExpired(ctx, run.start, err))
+	err := h.run(ctx, c, run, prepare.PrepareStmt, &sent, func() error { return h.Handler.ComStmtExecute(ctx, c, prepare, spool) })
 	h.s.observeStatement(c, prepare.PrepareStmt, run, err)
 	return err
 }

@@ -111,7 +111,7 @@ func hasPlaceholder(ps *pointStmt) bool {
 }
 
 func (h *pointHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
-	ps, ok := parsePointStmt(prepare.PrepareStmt)
+	ps, ok := preparedPointStmt(prepare.PrepareStmt)
 	if !ok || !bindPoint(ps, prepare.BindVars) {
 		return h.Handler.ComStmtExecute(ctx, c, prepare, callback)
 	}
@@ -317,8 +317,10 @@ func resultOf(ctx *sql.Context, fields []*querypb.Field, res *provider.PointResu
 		return nil, errors.New("lakesql: point query: column count changed")
 	}
 	r := &sqltypes.Result{Fields: make([]*querypb.Field, len(fields)), Rows: make([][]sqltypes.Value, 0, len(res.Rows))}
+	slab := make([]querypb.Field, len(fields)) // one allocation for the copies
 	for i, f := range fields {
-		r.Fields[i] = copyField(f)
+		copyFieldTo(&slab[i], f)
+		r.Fields[i] = &slab[i]
 	}
 	for _, row := range res.Rows {
 		out := make([]sqltypes.Value, len(row))
@@ -339,8 +341,15 @@ func resultOf(ctx *sql.Context, fields []*querypb.Field, res *provider.PointResu
 }
 
 func copyField(f *querypb.Field) *querypb.Field {
-	return &querypb.Field{Name: f.Name, Type: f.Type, Table: f.Table, OrgTable: f.OrgTable, Database: f.Database,
-		OrgName: f.OrgName, ColumnLength: f.ColumnLength, Charset: f.Charset, Decimals: f.Decimals, Flags: f.Flags}
+	c := new(querypb.Field)
+	copyFieldTo(c, f)
+	return c
+}
+
+// copyFieldTo sets dst (a zero Field) to f's column definition.
+func copyFieldTo(dst, f *querypb.Field) {
+	dst.Name, dst.Type, dst.Table, dst.OrgTable, dst.Database = f.Name, f.Type, f.Table, f.OrgTable, f.Database
+	dst.OrgName, dst.ColumnLength, dst.Charset, dst.Decimals, dst.Flags = f.OrgName, f.ColumnLength, f.Charset, f.Decimals, f.Flags
 }
 
 func cloneResult(r *sqltypes.Result) *sqltypes.Result {

@@ -1,7 +1,10 @@
 package sqlengine
 
 import (
+	"hash/maphash"
+	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // pointStmt is a statement of the point-query shape
@@ -176,8 +179,25 @@ func isReserved(t Token) bool {
 	if t.Kind != lexWord {
 		return false
 	}
+	return reservedWord(t.Text())
+}
+
+// reservedWord reports whether w is one of reservedWords in any case (as
+// strings.EqualFold compares; an ASCII word can equal one only of its
+// length, so only those are compared).
+func reservedWord(w string) bool {
+	ascii := true
+	for i := 0; i < len(w); i++ {
+		if w[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
 	for _, kw := range reservedWords {
-		if strings.EqualFold(t.Text(), kw) {
+		if ascii && len(w) != len(kw) {
+			continue
+		}
+		if strings.EqualFold(w, kw) {
 			return true
 		}
 	}
@@ -188,3 +208,34 @@ func isReserved(t Token) bool {
 var reservedWords = []string{"SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "NULL", "TRUE", "FALSE", "AS", "OF", "FOR", "LIMIT",
 	"ORDER", "GROUP", "HAVING", "UNION", "JOIN", "INTO", "DISTINCT", "ALL", "DUAL", "LOCK", "SHARE", "IN",
 	"IS", "LIKE", "BETWEEN", "DEFAULT", "BINARY", "COLLATE", "INTERVAL", "CASE", "EXISTS", "SYSTEM_TIME", "VERSION"}
+
+// preparedPointStmt is parsePointStmt of a prepared statement's text,
+// remembered across executions (a 64-slot memo by a hash of the text, as
+// lexMemo): each execution gets its own copy of the keys to bind.
+func preparedPointStmt(q string) (*pointStmt, bool) {
+	slot := &pointStmtMemo[maphash.String(lexMemoSeed, q)%uint64(len(pointStmtMemo))]
+	if e := slot.Load(); e != nil && e.q == q {
+		if e.ps == nil {
+			return nil, false
+		}
+		ps := *e.ps
+		ps.keys = slices.Clone(e.ps.keys)
+		return &ps, true
+	}
+	ps, ok := parsePointStmt(q)
+	e := &pointStmtMemoEntry{q: q}
+	if ok {
+		tmpl := *ps
+		tmpl.keys = slices.Clone(ps.keys)
+		e.ps = &tmpl
+	}
+	slot.Store(e)
+	return ps, ok
+}
+
+var pointStmtMemo [64]atomic.Pointer[pointStmtMemoEntry]
+
+type pointStmtMemoEntry struct {
+	q  string
+	ps *pointStmt // nil: not a point statement
+}

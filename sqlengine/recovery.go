@@ -8,12 +8,13 @@ import (
 
 	"github.com/lakesql/lakesql/internal/storage"
 	"github.com/lakesql/lakesql/lsmwrite"
+	"github.com/lakesql/lakesql/snapshot"
 )
 
 // recovery completes the multi-table transactions a crash interrupted
 // (lsmwrite.RollForward): every record on start-up, before the server
 // serves, then, while it runs, records some other server left behind, once
-// they are lsmwrite.RollForwardAge old.
+// they are lsmwrite.RollForwardAge old by the store's clock.
 type recovery struct {
 	st     storage.Storage
 	stop   chan struct{}
@@ -21,9 +22,10 @@ type recovery struct {
 	closed sync.Once
 }
 
-// rollForward runs one pass and logs what it did.
-func rollForward(ctx context.Context, st storage.Storage, minAge time.Duration) {
-	res, err := lsmwrite.RollForwardAll(ctx, st, minAge)
+// rollForward runs one pass over the records last modified before
+// olderThan (zero: all) and logs what it did.
+func rollForward(ctx context.Context, st storage.Storage, olderThan time.Time) {
+	res, err := lsmwrite.RollForwardAll(ctx, st, olderThan)
 	if res.Transactions > 0 {
 		slog.Info("completed interrupted multi-table transactions", "transactions", res.Transactions, "commits", res.Commits)
 	}
@@ -32,16 +34,34 @@ func rollForward(ctx context.Context, st storage.Storage, minAge time.Duration) 
 	}
 }
 
+// removeTemporaries deletes what writers killed part-way left outside the
+// tables, once snapshot.WarehouseTempAge old by the store's clock, and
+// logs what it did.
+func removeTemporaries(ctx context.Context, st storage.Storage, clock *storage.Clock) {
+	removed, err := snapshot.RemoveWarehouseTemporaries(ctx, st, clock.Now(ctx).Add(-snapshot.WarehouseTempAge))
+	if len(removed) > 0 {
+		slog.Info("removed temporary files writers left outside the tables", "files", len(removed), "first", removed[0])
+	}
+	if err != nil {
+		slog.Warn("removing temporary files outside the tables", "err", err)
+	}
+}
+
 // startRecovery runs the start-up pass, then the periodic one in the
-// background until stopRecovery.
+// background until stopRecovery; temporary files left outside the tables
+// are removed on start-up and then every snapshot.WarehouseTempAge.
 func startRecovery(ctx context.Context, st storage.Storage) *recovery {
-	rollForward(ctx, st, 0)
+	rollForward(ctx, st, time.Time{})
+	clock := storage.NewClock(st)
+	removeTemporaries(ctx, st, clock)
 	r := &recovery{st: st, stop: make(chan struct{})}
 	r.done.Add(1)
 	go func() {
 		defer r.done.Done()
 		t := time.NewTicker(lsmwrite.RollForwardAge)
 		defer t.Stop()
+		temps := time.NewTicker(snapshot.WarehouseTempAge)
+		defer temps.Stop()
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		go func() {
@@ -56,7 +76,9 @@ func startRecovery(ctx context.Context, st storage.Storage) *recovery {
 			case <-r.stop:
 				return
 			case <-t.C:
-				rollForward(ctx, st, lsmwrite.RollForwardAge)
+				rollForward(ctx, st, clock.Now(ctx).Add(-lsmwrite.RollForwardAge))
+			case <-temps.C:
+				removeTemporaries(ctx, st, clock)
 			}
 		}
 	}()

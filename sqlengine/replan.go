@@ -42,8 +42,9 @@ func missingTableFile(err error) (db, table string, ok bool) {
 	}
 	m := tableDirRE.FindStringSubmatch(msg)
 	if m == nil {
-		// A schema a stale handle asked for ("schema 1 of branch main":
-		// the table was created again with fewer schemas) names no table.
+		// A schema a stale handle asked for (the table was created again
+		// with fewer schemas), in an error that names no table (the
+		// schema manager's name it).
 		return "", "", strings.Contains(msg, snapshot.ErrSchemaNotFound.Error())
 	}
 	return m[1], m[2], true

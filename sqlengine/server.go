@@ -185,7 +185,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	// the server serves (recovery.go).
 	if !cfg.ReadOnly {
 		if cfg.Embedded {
-			rollForward(ctx, st, 0)
+			rollForward(ctx, st, time.Time{})
 		} else {
 			s.recovery = startRecovery(ctx, st)
 		}
@@ -199,6 +199,8 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 func NewEngine(pro *provider.Provider, readOnly bool, pre ...analyzer.Rule) *sqle.Engine {
 	provider.InstallStrictRule()      // strict-mode checks of written values (provider/strict.go)
 	provider.InstallPushdownDMLRule() // single-table UPDATE and DELETE skip the post-analysis rules
+	provider.InstallLoadDirectVariable()
+	installLoadIntoRule() // LOAD DATA into Paimon tables without GMS's per-row INSERT path (loadinto.go)
 	b := analyzer.NewBuilder(pro)
 	b = builtins.Install(b)                                                      // MySQL's answers where GMS's built-ins differ (builtins/)
 	b = b.AddPostAnalyzeRule(builtins.SetOpTypesRuleID, builtins.SetOpTypesRule) // columns of a UNION in a derived table keep the UNION's types

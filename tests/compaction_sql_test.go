@@ -320,23 +320,29 @@ func TestCompactionObservability(t *testing.T) {
 	ws := startWriteServer(t, wh)
 	db := ws.open(t, "default")
 	mustExec(t, db, "CREATE TABLE ob (k BIGINT PRIMARY KEY, v BIGINT) WITH ('bucket' = '2', 'write-only' = 'true')",
-		"CREATE TABLE oa (k BIGINT, v BIGINT)")
+		"CREATE TABLE oa (k BIGINT, v BIGINT)",
+		"CREATE TABLE op (k BIGINT PRIMARY KEY, v BIGINT) WITH ('bucket' = '1', 'write-only' = 'true', 'merge-engine' = 'partial-update')")
 	for i := 0; i < 4; i++ {
-		mustExec(t, db, fmt.Sprintf("INSERT INTO ob VALUES (%d, %d), (%d, %d)", 2*i, i, 2*i+1, i), fmt.Sprintf("INSERT INTO oa VALUES (%d, %d)", i, i))
+		mustExec(t, db, fmt.Sprintf("INSERT INTO ob VALUES (%d, %d), (%d, %d)", 2*i, i, 2*i+1, i), fmt.Sprintf("INSERT INTO oa VALUES (%d, %d)", i, i),
+			fmt.Sprintf("INSERT INTO op VALUES (%d, %d)", i%2, i))
 	}
 	explain := func(q string) string {
 		t.Helper()
 		return sqlLines(t, db, "EXPLAIN PLAN "+q)
 	}
 	// Keys 0..7 spread over both buckets; every INSERT adds a level-0 file
-	// to each bucket it writes.
+	// to each bucket it writes. A deduplicate table's runs are merged over
+	// column batches, a partial-update table's row by row.
 	shape := tableShape(t, db, "ob", "")
 	maxRuns, total := 0, 0
 	for _, b := range shape {
 		maxRuns = max(maxRuns, b.runs())
 		total += b.runs()
 	}
-	want := fmt.Sprintf("runs per bucket: max %d, avg %.1f (%d buckets merged)", maxRuns, float64(total)/float64(len(shape)), len(shape))
+	want := fmt.Sprintf("runs per bucket: max %d, avg %.1f (%d buckets merged by columns)", maxRuns, float64(total)/float64(len(shape)), len(shape))
+	if p := explain("SELECT * FROM op"); !strings.Contains(p, "runs per bucket: max 4, avg 4.0 (1 buckets merged)") {
+		t.Errorf("EXPLAIN PLAN SELECT * FROM op (partial-update, merged by rows):\n%s", p)
+	}
 	if p := explain("SELECT * FROM ob"); !strings.Contains(p, want) {
 		t.Errorf("EXPLAIN PLAN SELECT * FROM ob:\n%s\nwant %q", p, want)
 	}

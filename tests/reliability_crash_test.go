@@ -53,6 +53,16 @@ type crashCase struct {
 	// after; then retryWrite must succeed (a re-created table is usable).
 	retry      bool
 	retryWrite []string
+	// tagsLast: the operation deletes tags after the snapshots (a
+	// rollback deletes the tags newer than its target last, as Java
+	// does): a crash before may leave the state after with the tags of
+	// the state before.
+	tagsLast bool
+	// restores: the operation writes an expired snapshot back (rollback
+	// to a tag whose snapshot expired) before it deletes the snapshot
+	// after it: a crash between leaves the state before with the written
+	// snapshot listed as the earliest.
+	restores bool
 }
 
 const crashTable = "CREATE TABLE t (k BIGINT PRIMARY KEY, v VARCHAR(16)) WITH ('bucket' = '2')"
@@ -100,6 +110,13 @@ var crashCases = []crashCase{
 	{name: "rollback_to", setup: []string{crashTable, "INSERT INTO t VALUES (1, 'a'), (2, 'b')", "INSERT INTO t VALUES (3, 'c')",
 		"UPDATE t SET v = 'B' WHERE k = 2", "DELETE FROM t WHERE k = 1"},
 		op: []string{"CALL sys.rollback_to(`table` => 't', snapshot_id => 1)"}, dropsFiles: true, history: []int{1, 2, 3, 4}, retry: true},
+	{name: "rollback_to tag", setup: []string{crashTable, "INSERT INTO t VALUES (1, 'a'), (2, 'b')", "CALL sys.create_tag('t', 'tg', 1)",
+		"INSERT INTO t VALUES (3, 'c')", "CALL sys.create_tag('t', 'tg2', 2)", "UPDATE t SET v = 'B' WHERE k = 2"},
+		op: []string{"CALL sys.rollback_to(`table` => 't', tag => 'tg')"}, dropsFiles: true, history: []int{4}, retry: true, tagsLast: true},
+	{name: "rollback_to expired tag", setup: []string{crashTable, "INSERT INTO t VALUES (1, 'a'), (2, 'b')", "CALL sys.create_tag('t', 'tg', 1)",
+		"INSERT INTO t VALUES (3, 'c')", "UPDATE t SET v = 'B' WHERE k = 2",
+		"CALL sys.expire_snapshots(`table` => 't', retain_min => 1, retain_max => 1)"},
+		op: []string{"CALL sys.rollback_to(`table` => 't', tag => 'tg')"}, dropsFiles: true, retry: true, restores: true},
 	{name: "remove_orphan_files", setup: []string{crashTable, "INSERT INTO t VALUES (1, 'a')", "INSERT INTO t VALUES (2, 'b')"}, orphan: true,
 		op: []string{"CALL sys.remove_orphan_files(`table` => 't')"}},
 }
@@ -384,6 +401,24 @@ func crashOnce(t testing.TB, c crashCase, tmpl string, n int64, f storage.Fault,
 		got = before // a rollback part-way: a whole snapshot of the history
 		out.midway = true
 	}
+	if c.restores && got != before && got != after {
+		g, gmin := earliestOut(got)
+		b, _ := earliestOut(before)
+		_, amin := earliestOut(after)
+		if g == b && gmin == amin {
+			got = before // a rollback part-way: the tag's snapshot written back, the newer one not yet deleted
+			out.midway = true
+		}
+	}
+	if c.tagsLast && got != before && got != after {
+		g, gotTags := tagsOut(got)
+		a, _ := tagsOut(after)
+		_, beforeTags := tagsOut(before)
+		if g == a && gotTags == beforeTags {
+			got = before // a rollback part-way: the target, its newer tags not yet deleted
+			out.midway = true
+		}
+	}
 	switch {
 	case got != before && got != after:
 		t.Errorf("%s: the warehouse is in neither state:\n%s\nbefore:\n%s\nafter:\n%s", what, got, before, after)
@@ -482,6 +517,21 @@ func earliestOut(state string) (string, int) {
 	}
 	n, _ := strconv.Atoi(state[i+len(mark) : i+len(mark)+j])
 	return state[:i] + state[i+len(mark)+j:], n
+}
+
+// tagsOut takes the tags out of a crashState: the state without them, and
+// them.
+func tagsOut(state string) (rest, tags string) {
+	const mark, end = "[tag_name snapshot_id]", "[min(snapshot_id)]"
+	i := strings.Index(state, mark)
+	if i < 0 {
+		return state, ""
+	}
+	j := strings.Index(state[i:], end)
+	if j < 0 {
+		return state, ""
+	}
+	return state[:i] + state[i+j:], state[i : i+j]
 }
 
 // noSyncURL is the URL of the warehouse folder dir without fsync: a crash

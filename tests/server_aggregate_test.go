@@ -43,7 +43,9 @@ func TestAggregateScanEqualsRowPath(t *testing.T) {
 		// cmp: compacted buckets (one run per bucket: read file by file);
 		// dj: files of disjoint key ranges, one of them only retractions.
 		"CREATE TABLE cmp ("+cols+", PRIMARY KEY (p, id) NOT ENFORCED) PARTITIONED BY (p) WITH ('bucket' = '3')",
-		"CREATE TABLE dj ("+cols+", PRIMARY KEY (p, id) NOT ENFORCED) PARTITIONED BY (p) WITH ('bucket' = '2', 'write-only' = 'true')")
+		"CREATE TABLE dj ("+cols+", PRIMARY KEY (p, id) NOT ENFORCED) PARTITIONED BY (p) WITH ('bucket' = '2', 'write-only' = 'true')",
+		// mow: deletion vectors (batch selections) over compacted files.
+		"CREATE TABLE mow ("+cols+", PRIMARY KEY (p, id) NOT ENFORCED) PARTITIONED BY (p) WITH ('bucket' = '2', 'deletion-vectors.enabled' = 'true')")
 	val := func(nullable bool, gen func() string) string {
 		if nullable && rng.IntN(6) == 0 {
 			return "NULL"
@@ -68,12 +70,12 @@ func TestAggregateScanEqualsRowPath(t *testing.T) {
 			val(true, func() string { return fmt.Sprint(max(1-2*rng.Int64N(4), -1) * (999999999999999999 - rng.Int64N(1e6))) }),
 		}, ", ") + ")"
 	}
-	for _, table := range []string{"pk", "ap"} {
+	for _, table := range []string{"pk", "ap", "mow"} {
 		for batch := range 4 {
 			var rows []string
 			for range 150 {
 				id := rng.IntN(400)
-				if table == "pk" && batch == 0 {
+				if table != "ap" && batch == 0 {
 					id = len(rows)
 				}
 				rows = append(rows, row(id))
@@ -81,7 +83,8 @@ func TestAggregateScanEqualsRowPath(t *testing.T) {
 			mustExec(t, conn, "INSERT INTO "+table+" VALUES "+strings.Join(rows, ", "))
 		}
 	}
-	mustExec(t, conn, "UPDATE pk SET i = i + 1, v = 'upd' WHERE id % 7 = 3", "DELETE FROM pk WHERE id % 11 = 5")
+	mustExec(t, conn, "UPDATE pk SET i = i + 1, v = 'upd' WHERE id % 7 = 3", "DELETE FROM pk WHERE id % 11 = 5",
+		"UPDATE mow SET i = i + 1, v = 'upd' WHERE id % 7 = 3", "DELETE FROM mow WHERE id % 11 = 5")
 	mustExec(t, conn, "INSERT INTO cmp SELECT * FROM pk", "UPDATE cmp SET d = -d WHERE id % 5 = 1", "DELETE FROM cmp WHERE id % 13 = 2",
 		"CALL sys.compact(table => 'cmp')")
 	for r := range 3 {
@@ -95,6 +98,9 @@ func TestAggregateScanEqualsRowPath(t *testing.T) {
 	// files hold only retractions (-D) of keys no other file has.
 	mustExec(t, conn, "BEGIN", "INSERT INTO dj VALUES "+row(5000)+", "+row(5001)+", "+row(5002), "DELETE FROM dj WHERE id >= 5000", "COMMIT")
 
+	if dvs := queryStrings(t, conn, "SELECT COUNT(*) FROM `mow$table_indexes` WHERE index_type = 'DELETION_VECTORS'"); fmt.Sprint(dvs) == "[[0]]" {
+		t.Fatal("mow has no deletion vectors")
+	}
 	groupCols := []string{"p", "i", "s", "ti", "d", "db", "v", "dt", "ts", "b", "h"}
 	numCols := []string{"id", "i", "s", "ti", "d", "db", "h"}
 	anyCols := []string{"p", "id", "i", "s", "ti", "d", "db", "v", "dt", "ts", "b", "f", "h"}
@@ -147,7 +153,7 @@ func TestAggregateScanEqualsRowPath(t *testing.T) {
 	setVec := func(on int) { mustExec(t, conn, fmt.Sprintf("SET lakesql_vectorized_aggregates = %d", on)) }
 	scans, total := 0, 0
 	for q := range 240 {
-		table := []string{"pk", "ap", "cmp", "dj"}[q%4]
+		table := []string{"pk", "ap", "cmp", "dj", "mow"}[q%5]
 		var sel, group []string
 		for range rng.IntN(3) {
 			if c := pick(groupCols); !slices.Contains(group, c) {

@@ -13,7 +13,9 @@ import (
 // table and of a primary-key table with deletion vectors (rows deleted and
 // updated over several commits, NULLs in every column) answer the same with
 // rows made from column batches (lakesql_batch_scan = 1, the default) as
-// row by row (= 0).
+// row by row (= 0). A merge-on-read deduplicate table given the same writes
+// as the deletion-vector one (mor: its overlapping runs merged over column
+// batches, EXPLAIN says so) answers as the deletion-vector table does.
 func TestServerBatchScanSwitch(t *testing.T) {
 	seed := uint64(rand.Int64())
 	rng := rand.New(rand.NewPCG(seed, 3))
@@ -33,7 +35,8 @@ func TestServerBatchScanSwitch(t *testing.T) {
 		// cmp: compacted buckets; dj: files of disjoint keys, one holding
 		// only retractions (both read as batches without merging).
 		"CREATE TABLE cmp ("+cols+", PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket' = '2')",
-		"CREATE TABLE dj ("+cols+", PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket' = '2', 'write-only' = 'true')")
+		"CREATE TABLE dj ("+cols+", PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket' = '2', 'write-only' = 'true')",
+		"CREATE TABLE mor ("+cols+", PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket' = '2', 'write-only' = 'true')")
 	val := func(v string) string {
 		if rng.IntN(5) == 0 {
 			return "NULL"
@@ -51,9 +54,10 @@ func TestServerBatchScanSwitch(t *testing.T) {
 				val([]string{"TRUE", "FALSE"}[rng.IntN(2)])))
 		}
 		mustExec(t, conn, "INSERT INTO ap VALUES "+strings.Join(rows, ", "), "INSERT INTO dv VALUES "+strings.Join(rows, ", "),
-			"INSERT INTO cmp VALUES "+strings.Join(rows, ", "))
+			"INSERT INTO cmp VALUES "+strings.Join(rows, ", "), "INSERT INTO mor VALUES "+strings.Join(rows, ", "))
 		if c > 0 {
-			mustExec(t, conn, fmt.Sprintf("DELETE FROM dv WHERE id %% 7 = %d", c), fmt.Sprintf("DELETE FROM cmp WHERE id %% 7 = %d", c))
+			mustExec(t, conn, fmt.Sprintf("DELETE FROM dv WHERE id %% 7 = %d", c), fmt.Sprintf("DELETE FROM cmp WHERE id %% 7 = %d", c),
+				fmt.Sprintf("DELETE FROM mor WHERE id %% 7 = %d", c))
 		}
 		// dj: this round's keys are shifted into a range of their own.
 		shifted := make([]string, len(rows))
@@ -70,7 +74,15 @@ func TestServerBatchScanSwitch(t *testing.T) {
 		"DELETE FROM dj WHERE id >= 9000", "COMMIT")
 	queries := []string{"SELECT * FROM %s", "SELECT s, id FROM %s WHERE i > 0", "SELECT d, ts, b FROM %s WHERE s IS NULL OR f < 50",
 		"SELECT id, dt FROM %s WHERE id BETWEEN 10 AND 60", "SELECT COUNT(*), SUM(i) FROM (SELECT i FROM %s WHERE b) x"}
-	for _, table := range []string{"ap", "dv", "cmp", "dj"} {
+	sorted := func(rows [][]string) []string {
+		out := make([]string, len(rows))
+		for i := range rows {
+			out[i] = strings.Join(rows[i], "\x00")
+		}
+		slices.Sort(out)
+		return out
+	}
+	for _, table := range []string{"ap", "dv", "cmp", "dj", "mor"} {
 		for _, q := range queries {
 			q = fmt.Sprintf(q, table)
 			mustExec(t, conn, "SET lakesql_batch_scan = 0")
@@ -80,19 +92,19 @@ func TestServerBatchScanSwitch(t *testing.T) {
 			if len(want) == 0 {
 				t.Fatalf("seed %d: %s: no rows", seed, q)
 			}
-			key := func(r []string) string { return strings.Join(r, "\x00") }
-			w, g := make([]string, len(want)), make([]string, len(got))
-			for i := range want {
-				w[i] = key(want[i])
-			}
-			for i := range got {
-				g[i] = key(got[i])
-			}
-			slices.Sort(w)
-			slices.Sort(g)
-			if !slices.Equal(w, g) {
+			if w, g := sorted(want), sorted(got); !slices.Equal(w, g) {
 				t.Fatalf("seed %d: %s:\nbatch scan: %q\nrow by row: %q", seed, q, g, w)
 			}
+			if table != "mor" {
+				continue
+			}
+			dq := strings.Replace(q, "FROM mor", "FROM dv", 1)
+			if w, g := sorted(queryStrings(t, conn, dq)), sorted(got); !slices.Equal(w, g) {
+				t.Fatalf("seed %d: %s:\nmerged by columns: %q\nthe deletion-vector table: %q", seed, q, g, w)
+			}
 		}
+	}
+	if p := strings.Join(sorted(queryStrings(t, conn, "EXPLAIN PLAN SELECT * FROM mor")), "\n"); !strings.Contains(p, "buckets merged by columns") {
+		t.Errorf("EXPLAIN PLAN of the merge-on-read table:\n%s", p)
 	}
 }

@@ -24,10 +24,11 @@ import (
 
 // LOAD DATA [LOCAL] INFILE reads its input with lakesql's reader
 // (sqlengine/loaddata.go, MySQL's reading rules; GMS v0.20.0's own loader
-// cannot read ordinary CSV) and then takes the ordinary INSERT path: the
-// editor buffers the rows in the statement's transaction and the commit
-// writes them with one lsmwrite.TableWrite, so one LOAD statement is one
-// Paimon snapshot per table.
+// cannot read ordinary CSV) and converts the fields straight to Paimon
+// values (sqlengine/loadinto.go, provider/load.go; server_load_direct_test.go
+// compares it with the INSERT path): the rows are buffered in the
+// statement's transaction and the commit writes them with one
+// lsmwrite.TableWrite, so one LOAD statement is one Paimon snapshot per table.
 //
 //   - server-side files are opened by the server, only inside
 //     --secure-file-priv (default: disabled, error 1290) and only for
@@ -386,9 +387,16 @@ func TestServerLoadDataCLI(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "--protocol=TCP", "-h", host, "-P", port, "-u", "root", "--skip-ssl",
-		"--local-infile=1", "-D", "ld", "-e", loadStmt(true, p, "ap", false))
-	if out, err := cmd.CombinedOutput(); err != nil {
+		"--local-infile=1", "-vvv", "-D", "ld", "-e", loadStmt(true, p, "ap", false))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
 		t.Fatalf("mysql --local-infile=1: %v\n%s", err, out)
+	}
+	// MySQL's info string of a LOAD DATA, which the client prints: the
+	// parts that fit the 35 bytes vitess's OK packet allows (fitInfo in
+	// sqlengine/protocol.go).
+	if !strings.Contains(string(out), "Records: 5000  Deleted: 0") {
+		t.Errorf("mysql -vvv output lacks LOAD DATA's info string:\n%s", out)
 	}
 	checkLoaded(t, db, "ld.ap", 5000, 0)
 	if got := snapshotCount(t, db, "ld.ap"); got != 1 {

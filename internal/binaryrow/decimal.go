@@ -2,89 +2,28 @@ package binaryrow
 
 import (
 	"fmt"
-	"math"
 	"math/big"
 	"math/bits"
 
 	"github.com/lakesql/lakesql/internal/schema"
 )
 
-// unscaledAt brings d to the given scale (Java setScale(scale, HALF_UP)) and
-// checks that it fits precision digits. It returns the unscaled value as an
-// int64 when it fits one (b == nil), otherwise as a big.Int.
+// unscaledAt brings d to DECIMAL(precision, scale) with the one rescale
+// (schema.Decimal.Rescale: Java setScale(scale, HALF_UP), then the
+// precision check) and returns the unscaled value as an int64 when it fits
+// one (b == nil), otherwise as a big.Int that the caller must not modify.
 func unscaledAt(d schema.Decimal, precision, scale int) (u int64, b *big.Int, err error) {
-	diff := scale - int(d.Scale)
+	r, err := d.Rescale(precision, scale)
+	if err != nil {
+		return 0, nil, fmt.Errorf("%w: %w", ErrValue, err)
+	}
 	switch {
-	case d.Big == nil && diff == 0:
-		u = d.Compact
-	case d.Big == nil && diff > 0 && diff <= 18:
-		hi, lo := bits.Mul64(absU64(d.Compact), uint64(schema.Pow10[diff]))
-		if hi == 0 && lo <= math.MaxInt64 {
-			u = int64(lo)
-			if d.Compact < 0 {
-				u = -u
-			}
-		} else {
-			b = new(big.Int).Mul(big.NewInt(d.Compact), schema.BigPow10(diff))
-		}
-	case d.Big == nil && diff < 0 && diff >= -18:
-		p := schema.Pow10[-diff]
-		q, r := d.Compact/p, d.Compact%p
-		if absU64(r)*2 >= uint64(p) {
-			if d.Compact < 0 {
-				q--
-			} else {
-				q++
-			}
-		}
-		u = q
-	case d.Big != nil && diff == 0:
-		if d.Big.IsInt64() {
-			u = d.Big.Int64()
-		} else {
-			b = d.Big // read only; no copy needed
-		}
-	default:
-		x := d.Big
-		if x == nil {
-			x = big.NewInt(d.Compact)
-		}
-		if diff >= 0 {
-			b = new(big.Int).Mul(x, schema.BigPow10(diff))
-		} else {
-			p := schema.BigPow10(-diff)
-			q, r := new(big.Int).QuoRem(x, p, new(big.Int))
-			r.Abs(r).Lsh(r, 1)
-			if r.Cmp(p) >= 0 {
-				if x.Sign() < 0 {
-					q.Sub(q, big.NewInt(1))
-				} else {
-					q.Add(q, big.NewInt(1))
-				}
-			}
-			b = q
-		}
-		if b.IsInt64() {
-			u, b = b.Int64(), nil
-		}
+	case r.Big == nil:
+		return r.Compact, nil, nil
+	case r.Big.IsInt64():
+		return r.Big.Int64(), nil, nil
 	}
-	if b == nil {
-		if precision <= 18 && (u >= schema.Pow10[precision] || u <= -schema.Pow10[precision]) {
-			return 0, nil, fmt.Errorf("%w: decimal does not fit DECIMAL(%d, %d)", ErrValue, precision, scale)
-		}
-		return u, nil, nil
-	}
-	if b.CmpAbs(schema.BigPow10(precision)) >= 0 {
-		return 0, nil, fmt.Errorf("%w: decimal does not fit DECIMAL(%d, %d)", ErrValue, precision, scale)
-	}
-	return 0, b, nil
-}
-
-func absU64(v int64) uint64 {
-	if v < 0 {
-		return uint64(-v) // also right for MinInt64
-	}
-	return uint64(v)
+	return 0, r.Big, nil
 }
 
 // putInt64Bytes writes Java BigInteger.toByteArray() of v (big-endian two's
@@ -143,16 +82,4 @@ func decimalFromBytes(b []byte, scale int) schema.Decimal {
 		return schema.Decimal{Compact: x.Int64(), Scale: int32(scale)}
 	}
 	return schema.Decimal{Big: &x, Scale: int32(scale)}
-}
-
-// decimalFits reports whether d (already at the type's scale) has at most
-// precision digits.
-func decimalFits(d schema.Decimal, precision int) bool {
-	if d.Big == nil {
-		if precision > 18 {
-			return true
-		}
-		return d.Compact < schema.Pow10[precision] && d.Compact > -schema.Pow10[precision]
-	}
-	return d.Big.CmpAbs(schema.BigPow10(precision)) < 0
 }

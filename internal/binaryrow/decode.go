@@ -181,7 +181,7 @@ func (d *decoder) decodeValue(f *field, b []byte, slot, minOff int) (any, error)
 		return append([]byte{}, x...), nil
 	case kDecimalCompact:
 		v := schema.Decimal{Compact: int64(binary.LittleEndian.Uint64(b[slot:])), Scale: int32(f.scale)}
-		if !decimalFits(v, f.precision) {
+		if !v.Fits(f.precision) {
 			return nil, corrupt("decimal %d exceeds DECIMAL(%d, %d)", v.Compact, f.precision, f.scale)
 		}
 		return v, nil
@@ -194,7 +194,7 @@ func (d *decoder) decodeValue(f *field, b []byte, slot, minOff int) (any, error)
 			return nil, corrupt("decimal of %d bytes", size)
 		}
 		v := decimalFromBytes(b[off:off+size], f.scale)
-		if !decimalFits(v, f.precision) {
+		if !v.Fits(f.precision) {
 			return nil, corrupt("decimal exceeds DECIMAL(%d, %d)", f.precision, f.scale)
 		}
 		return v, nil
@@ -290,4 +290,22 @@ func (d *decoder) decodeMap(f *field, b []byte) (schema.Map, error) {
 		return schema.Map{}, corrupt("map has %d keys and %d values", len(keys), len(vals))
 	}
 	return schema.Map{Keys: keys, Values: vals}, nil
+}
+
+// Int64At decodes field pos of a BinaryRow of the given arity as a BIGINT
+// without boxing it (Decode's value, as an int64); ok is false when the
+// field is null. The caller knows the field is a BIGINT.
+func Int64At(data []byte, arity, pos int) (v int64, ok bool, err error) {
+	nb := BitSetWidthInBytes(arity)
+	if pos < 0 || pos >= arity || len(data) < nb+8*arity {
+		return 0, false, corrupt("field %d of a row of arity %d and %d bytes", pos, arity, len(data))
+	}
+	if data[0] > 3 {
+		return 0, false, corrupt("row kind byte %d", data[0])
+	}
+	bit := pos + HeaderSizeInBits
+	if data[bit>>3]&(1<<(bit&7)) != 0 {
+		return 0, false, nil
+	}
+	return int64(binary.LittleEndian.Uint64(data[nb+8*pos:])), true, nil
 }

@@ -107,3 +107,55 @@ func mustDecode(t *testing.T, c *binaryrow.Codec, b []byte) []any {
 	}
 	return row
 }
+
+// FuzzInt64At: the unboxed BIGINT decode never panics and agrees with
+// Decode (value and null) wherever Decode reads the row of BIGINT fields.
+func FuzzInt64At(f *testing.F) {
+	for _, arity := range []int{1, 2, 3} {
+		types := make([]schema.DataType, arity)
+		for i := range types {
+			types[i] = ty(schema.TypeBigInt)
+		}
+		c, err := binaryrow.NewCodec(types)
+		if err != nil {
+			f.Fatal(err)
+		}
+		row := make([]any, arity)
+		for i := range row {
+			row[i] = int64(-7 * (i + 1) << 40)
+		}
+		if arity > 1 {
+			row[1] = nil
+		}
+		b, err := c.Encode(row)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b, uint8(arity), uint8(0))
+		f.Add(b, uint8(arity), uint8(1))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, arity, pos uint8) {
+		n, p := int(arity%4), int(pos%5)
+		v, ok, err := binaryrow.Int64At(data, n, p)
+		if n == 0 || p >= n {
+			if err == nil {
+				t.Fatalf("field %d of arity %d: no error", p, n)
+			}
+			return
+		}
+		types := make([]schema.DataType, n)
+		for i := range types {
+			types[i] = ty(schema.TypeBigInt)
+		}
+		want, derr := binaryrow.Decode(types, data)
+		if derr != nil {
+			return
+		}
+		if err != nil {
+			t.Fatalf("Decode reads the row, Int64At fails: %v", err)
+		}
+		if ok != (want[p] != nil) || ok && v != want[p].(int64) {
+			t.Fatalf("Int64At = %d %v, Decode %v", v, ok, want[p])
+		}
+	})
+}

@@ -34,6 +34,11 @@ type Vector struct {
 	Float64 []float64
 	Str     []string
 	Any     []any
+	// Dict, when not nil, is the dictionary of a string vector decoded
+	// from one dictionary-encoded column chunk: every valid entry i is
+	// Dict[Idx[i]] (aggregates group by the index). Reset and Set drop it.
+	Dict []string
+	Idx  []int32
 }
 
 // VectorKind names which value slice of a Vector a type uses.
@@ -104,6 +109,7 @@ func (v *Vector) Value(i int) any {
 func (v *Vector) Reset(t schema.DataType, n int) {
 	v.Type, v.Len = t, n
 	v.Nulls = nil
+	v.Dict = nil
 	switch KindOf(&t) {
 	case VectorInt64, VectorDecimal64:
 		v.Int64 = grow(v.Int64, n)
@@ -136,6 +142,7 @@ func (v *Vector) Set(i int, x any) error {
 		v.SetNull(i)
 		return nil
 	}
+	v.Dict = nil
 	ok := true
 	switch v.Kind() {
 	case VectorInt64:
@@ -308,9 +315,28 @@ func (r *ParquetReader) NextBatch(b *Batch, max int) (err error) {
 func (c *flatCursor) fillVector(vec *Vector, k int) error {
 	kind := vec.Kind()
 	typed := kind != VectorAny && c.conv.typedKind() == kind && (kind != VectorDecimal64 || int(c.conv.scale) == vec.Type.Scale)
-	return c.runs(k, func(done, m int, defs []byte, nn int) error {
+	// dict stays the one dictionary every run of a string column came
+	// from (then the vector carries it and the indexes), nil otherwise.
+	var dict []string
+	dictRuns := kind == VectorString && typed
+	err := c.runs(k, func(done, m int, defs []byte, nn int) error {
 		if typed && c.pv.idx == nil {
+			dictRuns = false
 			return c.readTyped(vec, kind, done, defs, nn)
+		}
+		if typed {
+			if err := c.readTypedDict(vec, kind, done, defs, nn); err != nil {
+				return err
+			}
+			if dictRuns {
+				switch {
+				case dict == nil:
+					dict = c.dict.str
+				case len(dict) != len(c.dict.str) || len(dict) > 0 && &dict[0] != &c.dict.str[0]:
+					dictRuns = false
+				}
+			}
+			return nil
 		}
 		if cap(c.buf) < nn {
 			c.buf = make([]any, nn)
@@ -333,6 +359,84 @@ func (c *flatCursor) fillVector(vec *Vector, k int) error {
 		clear(vals)
 		return nil
 	})
+	if err == nil && dictRuns && dict != nil {
+		vec.Dict = dict
+	}
+	return err
+}
+
+// readTypedDict copies nn dictionary-encoded values from the page into vec
+// at [at, at+len(defs) or nn), spreading them over the non-NULL entries; a
+// string vector also gets each entry's dictionary index in Idx.
+func (c *flatCursor) readTypedDict(vec *Vector, kind VectorKind, at int, defs []byte, nn int) error {
+	if nn == 0 {
+		for j := range defs {
+			vec.SetNull(at + j)
+		}
+		return nil
+	}
+	from := c.vi
+	if from < 0 || from+nn > c.pv.nvals {
+		return fmt.Errorf("%w: column %s: page has %d values, %d needed", ErrCorrupt, c.conv.name, c.pv.nvals, from+nn)
+	}
+	if err := c.dict.loadTyped(kind); err != nil {
+		return fmt.Errorf("column %s: %w", c.conv.name, err)
+	}
+	idx := c.pv.idx[from : from+nn]
+	switch kind {
+	case VectorInt64, VectorDecimal64:
+		return gatherDict(vec, at, defs, c.maxDef, idx, c.dict.i64, vec.Int64, c.conv.name)
+	case VectorInt32:
+		return gatherDict(vec, at, defs, c.maxDef, idx, c.dict.i32, vec.Int32, c.conv.name)
+	case VectorFloat64:
+		return gatherDict(vec, at, defs, c.maxDef, idx, c.dict.f64, vec.Float64, c.conv.name)
+	case VectorString:
+		if len(vec.Idx) != vec.Len {
+			vec.Idx = grow(vec.Idx, vec.Len)
+		}
+		if defs == nil {
+			copy(vec.Idx[at:], idx)
+		} else {
+			v := 0
+			for j, d := range defs {
+				if d == c.maxDef {
+					vec.Idx[at+j] = idx[v]
+					v++
+				}
+			}
+		}
+		return gatherDict(vec, at, defs, c.maxDef, idx, c.dict.str, vec.Str, c.conv.name)
+	}
+	return nil
+}
+
+// gatherDict writes dict[idx[v]] over dst[at:], one value per defined entry of
+// defs (all entries when defs is nil), marking the others NULL.
+func gatherDict[T any](vec *Vector, at int, defs []byte, maxDef byte, idx []int32, dict, dst []T, name string) error {
+	if defs == nil {
+		out := dst[at : at+len(idx)]
+		for j, x := range idx {
+			if uint(x) >= uint(len(dict)) {
+				return fmt.Errorf("%w: column %s: dictionary index %d out of %d entries", ErrCorrupt, name, x, len(dict))
+			}
+			out[j] = dict[x]
+		}
+		return nil
+	}
+	v := 0
+	for j, d := range defs {
+		if d != maxDef {
+			vec.SetNull(at + j)
+			continue
+		}
+		x := idx[v]
+		v++
+		if uint(x) >= uint(len(dict)) {
+			return fmt.Errorf("%w: column %s: dictionary index %d out of %d entries", ErrCorrupt, name, x, len(dict))
+		}
+		dst[at+j] = dict[x]
+	}
+	return nil
 }
 
 // typedKind is the vector kind the converter produces without a change of
@@ -387,15 +491,27 @@ func (c *flatCursor) readTyped(vec *Vector, kind VectorKind, at int, defs []byte
 		// One copy for the whole run: page buffers are released and reused.
 		arena := make([]byte, hi-lo)
 		copy(arena, data[lo:hi])
-		strs := make([]string, nn)
-		for i := range nn {
+		str := func(i int) (string, error) {
 			a, b := offs[from+i]-lo, offs[from+i+1]-lo
 			if a > b || int(b) > len(arena) {
-				return fmt.Errorf("%w: column %s: byte array offsets out of order", ErrCorrupt, c.conv.name)
+				return "", fmt.Errorf("%w: column %s: byte array offsets out of order", ErrCorrupt, c.conv.name)
 			}
-			strs[i] = bytesToString(arena[a:b])
+			return bytesToString(arena[a:b]), nil
 		}
-		spread(vec, at, defs, c.maxDef, strs, vec.Str)
+		// Straight into the vector, spread over the non-NULL entries.
+		v := 0
+		for j := range max(len(defs), nn) {
+			if defs != nil && defs[j] != c.maxDef {
+				vec.SetNull(at + j)
+				continue
+			}
+			s, err := str(v)
+			if err != nil {
+				return err
+			}
+			vec.Str[at+j] = s
+			v++
+		}
 	}
 	return nil
 }

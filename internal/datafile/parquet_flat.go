@@ -7,6 +7,8 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding"
+
+	"github.com/lakesql/lakesql/internal/schema"
 )
 
 // dictCache holds the current dictionary of a column chunk with each entry
@@ -14,6 +16,63 @@ import (
 type dictCache struct {
 	dict parquet.Dictionary
 	vals []any
+	// The entries as one typed slice, made from vals on the first typed
+	// read (NextBatch's vectors) of a dictionary-encoded page.
+	typed VectorKind
+	i64   []int64
+	i32   []int32
+	f64   []float64
+	str   []string
+}
+
+// loadTyped makes the typed slice of kind (one of the typed vector kinds)
+// from the converted entries.
+func (c *dictCache) loadTyped(kind VectorKind) error {
+	if c.typed == kind {
+		return nil
+	}
+	c.i64, c.i32, c.f64, c.str = nil, nil, nil, nil
+	var ok bool
+	switch kind {
+	case VectorInt64:
+		c.i64, ok = unboxAll[int64](c.vals)
+	case VectorDecimal64:
+		c.i64 = make([]int64, len(c.vals))
+		ok = true
+		for i, v := range c.vals {
+			d, isDec := v.(schema.Decimal)
+			if !isDec || d.Big != nil {
+				ok = false
+				break
+			}
+			c.i64[i] = d.Compact
+		}
+	case VectorInt32:
+		c.i32, ok = unboxAll[int32](c.vals)
+	case VectorFloat64:
+		c.f64, ok = unboxAll[float64](c.vals)
+	case VectorString:
+		c.str, ok = unboxAll[string](c.vals)
+	}
+	if !ok {
+		return fmt.Errorf("%w: dictionary entries are not of the column's vector kind", ErrTypeMismatch)
+	}
+	c.typed = kind
+	return nil
+}
+
+// unboxAll copies boxed values of type T into a new slice; false when one
+// is of another type.
+func unboxAll[T any](vals []any) ([]T, bool) {
+	out := make([]T, len(vals))
+	for i, v := range vals {
+		x, ok := v.(T)
+		if !ok {
+			return nil, false
+		}
+		out[i] = x
+	}
+	return out, true
 }
 
 // load converts d unless it is the cached one.
@@ -31,7 +90,7 @@ func (c *dictCache) load(d parquet.Dictionary, conv *leafConv) error {
 	if err := conv.convert(data, 0, vals); err != nil {
 		return err
 	}
-	c.dict, c.vals = d, vals
+	*c = dictCache{dict: d, vals: vals}
 	return nil
 }
 

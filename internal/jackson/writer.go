@@ -1,6 +1,3 @@
-// Package jackson writes JSON byte for byte as Java Paimon's Jackson
-// (JsonSerdeUtil) does: the one writer of schema files, data type JSON,
-// snapshots, tags and consumers. A Writer is for one goroutine.
 package jackson
 
 import (

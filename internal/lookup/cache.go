@@ -152,7 +152,7 @@ func (c *Cache) build(ctx context.Context, src Source) (*File, error) {
 	f, err := build(cs, run, src.Level, c.opts.BlockBytes, c.opts.Dir)
 	if cerr := run.Close(); err == nil && cerr != nil {
 		if f != nil {
-			f.f.Close()
+			f.close()
 		}
 		return nil, cerr
 	}

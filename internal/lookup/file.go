@@ -2,6 +2,7 @@ package lookup
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -64,6 +65,9 @@ type File struct {
 	firstInts []int64
 	refs      atomic.Int32 // Get/Release pairs, plus one held by the cache
 	bufs      sync.Pool
+	// mapped is the whole file mapped read-only (mapFile), or nil: Find
+	// then reads its block without a system call or a copy.
+	mapped []byte
 }
 
 // Rows is the number of records in the file.
@@ -75,8 +79,15 @@ func (f *File) Size() int64 { return f.size }
 // release drops one reference; the last one closes the file.
 func (f *File) release() {
 	if f.refs.Add(-1) == 0 {
-		f.f.Close()
+		f.close()
 	}
+}
+
+// close unmaps and closes the file (its last reference is gone).
+func (f *File) close() {
+	unmapFile(f.mapped)
+	f.mapped = nil
+	f.f.Close()
 }
 
 // Record is one KeyValue found by Find, with its row position in the data
@@ -93,17 +104,22 @@ func (f *File) Find(key []any) (Record, bool, error) {
 		return Record{}, false, nil
 	}
 	b := &f.blocks[i]
-	bp, _ := f.bufs.Get().(*[]byte)
-	if bp == nil {
-		bp = new([]byte)
-	}
-	defer f.bufs.Put(bp)
-	if cap(*bp) < int(b.n) {
-		*bp = make([]byte, b.n)
-	}
-	data := (*bp)[:b.n]
-	if _, err := f.f.ReadAt(data, b.off); err != nil {
-		return Record{}, false, fmt.Errorf("lookup: read block at %d: %w", b.off, err)
+	var data []byte
+	if f.mapped != nil && b.off >= 0 && b.off+int64(b.n) <= int64(len(f.mapped)) {
+		data = f.mapped[b.off : b.off+int64(b.n) : b.off+int64(b.n)]
+	} else {
+		bp, _ := f.bufs.Get().(*[]byte)
+		if bp == nil {
+			bp = new([]byte)
+		}
+		defer f.bufs.Put(bp)
+		if cap(*bp) < int(b.n) {
+			*bp = make([]byte, b.n)
+		}
+		data = (*bp)[:b.n]
+		if _, err := f.f.ReadAt(data, b.off); err != nil {
+			return Record{}, false, fmt.Errorf("lookup: read block at %d: %w", b.off, err)
+		}
 	}
 	if len(data) < 4 {
 		return Record{}, false, fmt.Errorf("%w: short block", ErrCorrupt)
@@ -129,6 +145,9 @@ func (f *File) Find(key []any) (Record, bool, error) {
 	var keyBuf [4]any
 	var ferr error
 	found := -1
+	// A BIGINT key (indexInts) compares as an int64, decoded unboxed.
+	x, intKey := key[0].(int64)
+	intKey = intKey && f.firstInts != nil
 	// Binary search over the block's records by decoded key.
 	lo, hi := 0, n
 	for lo < hi && ferr == nil {
@@ -137,11 +156,21 @@ func (f *File) Find(key []any) (Record, bool, error) {
 		if err != nil {
 			return Record{}, false, err
 		}
-		k, _, err := f.recordKey(data[s:e], keyBuf[:0])
-		if err != nil {
-			return Record{}, false, err
+		var c int
+		if intKey {
+			y, err := f.recordInt(data[s:e])
+			if err != nil {
+				return Record{}, false, err
+			}
+			c = cmp.Compare(y, x)
+		} else {
+			k, _, err := f.recordKey(data[s:e], keyBuf[:0])
+			if err != nil {
+				return Record{}, false, err
+			}
+			c = f.c.cmp(k, key)
 		}
-		switch c := f.c.cmp(k, key); {
+		switch {
 		case c == 0:
 			found, lo = m, hi
 		case c < 0:
@@ -187,6 +216,35 @@ func (f *File) recordKey(rec []byte, dst []any) ([]any, int, error) {
 		return nil, 0, fmt.Errorf("%w: key: %w", ErrCorrupt, err)
 	}
 	return k, p + int(kl), nil
+}
+
+// recordInt decodes a record's key of one non-null BIGINT (indexInts)
+// without boxing it.
+func (f *File) recordInt(rec []byte) (int64, error) {
+	p := 1
+	if len(rec) < 1 {
+		return 0, fmt.Errorf("%w: empty record", ErrCorrupt)
+	}
+	_, n := binary.Varint(rec[p:])
+	if n <= 0 {
+		return 0, fmt.Errorf("%w: sequence number", ErrCorrupt)
+	}
+	p += n
+	_, n = binary.Uvarint(rec[p:])
+	if n <= 0 {
+		return 0, fmt.Errorf("%w: position", ErrCorrupt)
+	}
+	p += n
+	kl, n := binary.Uvarint(rec[p:])
+	if n <= 0 || kl > uint64(len(rec)-p-n) {
+		return 0, fmt.Errorf("%w: key length", ErrCorrupt)
+	}
+	p += n
+	v, ok, err := binaryrow.Int64At(rec[p:p+int(kl)], 1, 0)
+	if err != nil || !ok {
+		return 0, fmt.Errorf("%w: key: %v (null %v)", ErrCorrupt, err, !ok)
+	}
+	return v, nil
 }
 
 // decode decodes a whole record into fresh slices.
@@ -293,6 +351,7 @@ func build(c *codecs, run kv.RecordReader, level, blockBytes int, dir string) (*
 	}
 	f.rows = pos
 	f.indexInts()
+	f.mapped = mapFile(tmp, f.size)
 	ok = true
 	return f, nil
 }

@@ -26,6 +26,10 @@ func (t DataType) IsNested() bool {
 	return false
 }
 
+// jacksonWriter is the one Jackson writer (package jackson) with the
+// encoders of schema files and data types.
+type jacksonWriter struct{ *jackson.Writer }
+
 func (w *jacksonWriter) dataType(t DataType) {
 	if !t.IsNested() {
 		w.String(t.String())
@@ -117,11 +121,11 @@ func (f DataField) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads a field in Java's JSON form; errors wrap ErrCorrupt.
 func (f *DataField) UnmarshalJSON(data []byte) error {
-	n, err := parseJSON(data)
+	n, err := jackson.Parse(data, jackson.Strict)
 	if err != nil {
 		return fmt.Errorf("%w: data field: %v", ErrCorrupt, err)
 	}
-	v, err := decodeDataField(n, "field", nil, 0)
+	v, err := decodeDataField(&n, "field", nil, 0)
 	if err != nil {
 		return err
 	}
@@ -134,12 +138,12 @@ func (f *DataField) UnmarshalJSON(data []byte) error {
 // without "id" are numbered from 0 depth-first, as Java does; a mix of
 // fields with and without ids is rejected. Errors wrap ErrCorrupt.
 func ParseDataTypeJSON(data []byte) (DataType, error) {
-	n, err := parseJSON(data)
+	n, err := jackson.Parse(data, jackson.Strict)
 	if err != nil {
 		return DataType{}, fmt.Errorf("%w: data type: %v", ErrCorrupt, err)
 	}
 	ids := &fieldIDCounter{next: -1}
-	return decodeDataType(n, "type", ids, 0)
+	return decodeDataType(&n, "type", ids, 0)
 }
 
 // fieldIDCounter assigns ids to ROW fields written without one
@@ -153,29 +157,29 @@ func corruptf(path, format string, args ...any) error {
 	return fmt.Errorf("%w: %s: %s", ErrCorrupt, path, fmt.Sprintf(format, args...))
 }
 
-func decodeDataType(n *jsonNode, path string, ids *fieldIDCounter, depth int) (DataType, error) {
+func decodeDataType(n *jackson.Node, path string, ids *fieldIDCounter, depth int) (DataType, error) {
 	if depth > maxTypeDepth {
 		return DataType{}, corruptf(path, "type nested deeper than %d", maxTypeDepth)
 	}
 	if n == nil {
 		return DataType{}, corruptf(path, "missing type")
 	}
-	switch n.kind {
-	case jsonString:
-		t, err := ParseDataType(n.str)
+	switch n.Kind {
+	case jackson.String:
+		t, err := ParseDataType(n.Text)
 		if err != nil {
 			return DataType{}, fmt.Errorf("%s: %w", path, err)
 		}
 		return t, nil
-	case jsonObject:
+	case jackson.Object:
 	default:
-		return DataType{}, corruptf(path, "type must be a string or an object, got %s", n.kind)
+		return DataType{}, corruptf(path, "type must be a string or an object, got %s", n.Kind)
 	}
-	tn := n.get("type")
-	if tn == nil || tn.kind != jsonString {
+	tn := n.Get("type")
+	if tn == nil || tn.Kind != jackson.String {
 		return DataType{}, corruptf(path, "nested type object without a string \"type\"")
 	}
-	s := tn.str
+	s := tn.Text
 	nullable := !strings.Contains(s, "NOT NULL")
 	switch {
 	case strings.HasPrefix(s, "ARRAY"), strings.HasPrefix(s, "MULTISET"):
@@ -183,29 +187,29 @@ func decodeDataType(n *jsonNode, path string, ids *fieldIDCounter, depth int) (D
 		if strings.HasPrefix(s, "MULTISET") {
 			root = TypeMultiset
 		}
-		elem, err := decodeDataType(n.get("element"), path+".element", ids, depth+1)
+		elem, err := decodeDataType(n.Get("element"), path+".element", ids, depth+1)
 		if err != nil {
 			return DataType{}, err
 		}
 		return DataType{Root: root, Nullable: nullable, Elem: &elem}, nil
 	case strings.HasPrefix(s, "MAP"):
-		k, err := decodeDataType(n.get("key"), path+".key", ids, depth+1)
+		k, err := decodeDataType(n.Get("key"), path+".key", ids, depth+1)
 		if err != nil {
 			return DataType{}, err
 		}
-		v, err := decodeDataType(n.get("value"), path+".value", ids, depth+1)
+		v, err := decodeDataType(n.Get("value"), path+".value", ids, depth+1)
 		if err != nil {
 			return DataType{}, err
 		}
 		return DataType{Root: TypeMap, Nullable: nullable, Key: &k, Value: &v}, nil
 	case strings.HasPrefix(s, "ROW"):
-		fa := n.get("fields")
-		if fa == nil || fa.kind != jsonArray {
+		fa := n.Get("fields")
+		if fa == nil || fa.Kind != jackson.Array {
 			return DataType{}, corruptf(path, "ROW without a \"fields\" array")
 		}
-		t := DataType{Root: TypeRow, Nullable: nullable, Fields: make([]DataField, 0, len(fa.arr))}
-		for i, fn := range fa.arr {
-			f, err := decodeDataField(fn, path+".fields["+strconv.Itoa(i)+"]", ids, depth+1)
+		t := DataType{Root: TypeRow, Nullable: nullable, Fields: make([]DataField, 0, len(fa.Elems))}
+		for i := range fa.Elems {
+			f, err := decodeDataField(&fa.Elems[i], path+".fields["+strconv.Itoa(i)+"]", ids, depth+1)
 			if err != nil {
 				return DataType{}, err
 			}
@@ -216,13 +220,13 @@ func decodeDataType(n *jsonNode, path string, ids *fieldIDCounter, depth int) (D
 	return DataType{}, corruptf(path, "unsupported nested type %q", s)
 }
 
-func decodeDataField(n *jsonNode, path string, ids *fieldIDCounter, depth int) (DataField, error) {
-	if n == nil || n.kind != jsonObject {
+func decodeDataField(n *jackson.Node, path string, ids *fieldIDCounter, depth int) (DataField, error) {
+	if n == nil || n.Kind != jackson.Object {
 		return DataField{}, corruptf(path, "data field must be an object")
 	}
 	var f DataField
-	if idn := n.get("id"); idn != nil {
-		id, err := jsonInt(idn, 32)
+	if idn := n.Get("id"); idn != nil {
+		id, err := idn.Int(32)
 		if err != nil {
 			return DataField{}, corruptf(path, "field id: %v", err)
 		}
@@ -243,55 +247,31 @@ func decodeDataField(n *jsonNode, path string, ids *fieldIDCounter, depth int) (
 		ids.next++
 		f.ID = ids.next
 	}
-	nn := n.get("name")
-	if nn == nil || nn.kind != jsonString {
+	nn := n.Get("name")
+	if nn == nil || nn.Kind != jackson.String {
 		return DataField{}, corruptf(path, "field without a string \"name\"")
 	}
-	f.Name = nn.str
-	t, err := decodeDataType(n.get("type"), path+"("+f.Name+").type", ids, depth)
+	f.Name = nn.Text
+	t, err := decodeDataType(n.Get("type"), path+"("+f.Name+").type", ids, depth)
 	if err != nil {
 		return DataField{}, err
 	}
 	f.Type = t
-	if d := n.get("description"); d != nil && d.kind != jsonNull {
-		s, err := jsonText(d)
+	if d := n.Get("description"); d != nil && d.Kind != jackson.Null {
+		s, err := d.AsText()
 		if err != nil {
 			return DataField{}, corruptf(path, "description: %v", err)
 		}
 		f.Description = &s
 	}
-	if d := n.get("defaultValue"); d != nil && d.kind != jsonNull {
-		s, err := jsonText(d)
+	if d := n.Get("defaultValue"); d != nil && d.Kind != jackson.Null {
+		s, err := d.AsText()
 		if err != nil {
 			return DataField{}, corruptf(path, "defaultValue: %v", err)
 		}
 		f.DefaultValue = &s
 	}
 	return f, nil
-}
-
-// jsonInt reads an integral JSON number that fits bits.
-func jsonInt(n *jsonNode, bits int) (int64, error) {
-	if n.kind != jsonNumber {
-		return 0, fmt.Errorf("expected a number, got %s", n.kind)
-	}
-	v, err := strconv.ParseInt(n.str, 10, bits)
-	if err != nil {
-		return 0, fmt.Errorf("invalid integer %s", n.str)
-	}
-	return v, nil
-}
-
-// jsonText is Jackson's asText for scalars: strings as is, numbers and
-// booleans as their text.
-func jsonText(n *jsonNode) (string, error) {
-	switch n.kind {
-	case jsonString, jsonNumber:
-		return n.str, nil
-	case jsonBool:
-		return strconv.FormatBool(n.b), nil
-	}
-	return "", fmt.Errorf("expected a string, got %s", n.kind)
 }
 
 // Validate checks that the type is well formed: a known root, parameters in

@@ -82,6 +82,7 @@ func (s *TableSchema) CheckOptions() error {
 		oneOf(k, "true", "false")
 	}
 	memoryAtLeast(OptSourceSplitOpenFileCost, 0)
+	memoryAtLeast(OptSourceSplitTargetSize, 1)
 	for _, k := range []string{OptCompactionMaxSizeAmplificationPercent, OptCompactionSizeRatio,
 		OptManifestMergeMinCount, OptCommitMaxRetries} {
 		intAtLeast(k, 0)

@@ -131,8 +131,10 @@ const (
 	OptCompactionMinFileNum           = "compaction.min.file-num"
 	OptCompactionForceRewriteAllFiles = "compaction.force-rewrite-all-files"
 	OptSourceSplitOpenFileCost        = "source.split.open-file-cost"
+	OptSourceSplitTargetSize          = "source.split.target-size"
 	DefaultCompactionMinFileNum       = 5
 	DefaultSourceSplitOpenFileCost    = 4 * mib
+	DefaultSourceSplitTargetSize      = 128 * mib
 	defaultCompactionFileSizeTenths   = 7 // compactionFileSize = target-file-size / 10 * 7
 )
 
@@ -157,10 +159,18 @@ func (o Options) CompactionForceRewriteAllFiles() (bool, error) {
 }
 
 // SourceSplitOpenFileCost is "source.split.open-file-cost" in bytes
-// (default 4 MB); append-table compaction weighs each file by its size plus
-// this cost.
+// (default 4 MB): a scan packing files into splits weighs each file at
+// least this much, append-table compaction each file by its size plus this
+// cost.
 func (o Options) SourceSplitOpenFileCost() (int64, error) {
 	return o.memory(OptSourceSplitOpenFileCost, DefaultSourceSplitOpenFileCost)
+}
+
+// SourceSplitTargetSize is "source.split.target-size" in bytes (default
+// 128 MB): a scan packs the files of a bucket that need no merge into
+// splits of about this size (Java's split generators).
+func (o Options) SourceSplitTargetSize() (int64, error) {
+	return o.memory(OptSourceSplitTargetSize, DefaultSourceSplitTargetSize)
 }
 
 // CompactionFileSize is CoreOptions.compactionFileSize: files smaller than

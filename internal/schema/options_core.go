@@ -57,6 +57,8 @@ type CoreOptions struct {
 	FileIndexInManifestThreshold          int64
 	DeletionVectorIndexFileTargetSize     int64
 	ScanFallbackBranch                    string // "" when unset
+	SourceSplitTargetSize                 int64
+	SourceSplitOpenFileCost               int64
 }
 
 // TargetFileSize returns the target file size for a PK or append table.
@@ -162,6 +164,10 @@ func (o Options) Core() (*CoreOptions, error) {
 	c.DeletionVectorIndexFileTargetSize, err = o.DeletionVectorIndexFileTargetSize()
 	chk(err)
 	c.ScanFallbackBranch, _ = o.ScanFallbackBranch()
+	c.SourceSplitTargetSize, err = o.SourceSplitTargetSize()
+	chk(err)
+	c.SourceSplitOpenFileCost, err = o.SourceSplitOpenFileCost()
+	chk(err)
 	if len(errs) > 0 {
 		return c, errors.Join(errs...)
 	}

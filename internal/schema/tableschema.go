@@ -50,7 +50,7 @@ type TableSchema struct {
 type extraField struct {
 	after string // the known key this field followed in the file ("" = first)
 	key   string
-	val   *jsonNode
+	val   *jackson.Node
 }
 
 // knownSchemaKeys lists the top-level keys in the order Java writes them.
@@ -68,17 +68,17 @@ var knownSchemaKeys = []string{"version", "id", "fields", "highestFieldId", "par
 // existing fields, primary keys not all partition keys, bucket keys valid).
 // Every error wraps ErrCorrupt.
 func DecodeTableSchema(data []byte) (*TableSchema, error) {
-	root, err := parseJSON(data)
+	root, err := jackson.Parse(data, jackson.Strict)
 	if err != nil {
 		return nil, fmt.Errorf("%w: table schema: %v", ErrCorrupt, err)
 	}
-	if root.kind != jsonObject {
-		return nil, fmt.Errorf("%w: table schema: top level is a %s, not an object", ErrCorrupt, root.kind)
+	if root.Kind != jackson.Object {
+		return nil, fmt.Errorf("%w: table schema: top level is a %s, not an object", ErrCorrupt, root.Kind)
 	}
 	s := &TableSchema{Version: SchemaVersionPaimon07}
 	last := ""
-	for i, k := range root.keys {
-		v := root.vals[i]
+	for i := range root.Members {
+		k, v := root.Members[i].Key, &root.Members[i].Value
 		if !slices.Contains(knownSchemaKeys, k) {
 			s.extra = append(s.extra, extraField{after: last, key: k, val: v})
 			continue
@@ -89,7 +89,7 @@ func DecodeTableSchema(data []byte) (*TableSchema, error) {
 		}
 	}
 	for _, k := range []string{"id", "fields", "highestFieldId", "partitionKeys", "primaryKeys", "options"} {
-		if root.get(k) == nil {
+		if root.Get(k) == nil {
 			return nil, fmt.Errorf("%w: table schema: missing %q", ErrCorrupt, k)
 		}
 	}
@@ -116,19 +116,19 @@ func (s *TableSchema) injectLegacy(key, value string) {
 	s.injected[key] = value
 }
 
-func (s *TableSchema) decodeKey(k string, v *jsonNode) error {
+func (s *TableSchema) decodeKey(k string, v *jackson.Node) error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: table schema: %q: %s", ErrCorrupt, k, fmt.Sprintf(format, args...))
 	}
 	switch k {
 	case "version":
-		n, err := jsonInt(v, 32)
+		n, err := v.Int(32)
 		if err != nil {
 			return bad("%v", err)
 		}
 		s.Version = int(n)
 	case "id":
-		n, err := jsonInt(v, 64)
+		n, err := v.Int(64)
 		if err != nil {
 			return bad("%v", err)
 		}
@@ -137,48 +137,48 @@ func (s *TableSchema) decodeKey(k string, v *jsonNode) error {
 		}
 		s.ID = SchemaID(n)
 	case "highestFieldId":
-		n, err := jsonInt(v, 32)
+		n, err := v.Int(32)
 		if err != nil {
 			return bad("%v", err)
 		}
 		s.HighestFieldID = int(n)
 	case "timeMillis":
-		if v.kind == jsonNull {
+		if v.Kind == jackson.Null {
 			return nil
 		}
-		n, err := jsonInt(v, 64)
+		n, err := v.Int(64)
 		if err != nil {
 			return bad("%v", err)
 		}
 		s.TimeMillis = n
 	case "comment":
-		if v.kind == jsonNull {
+		if v.Kind == jackson.Null {
 			return nil
 		}
-		c, err := jsonText(v)
+		c, err := v.AsText()
 		if err != nil {
 			return bad("%v", err)
 		}
 		s.Comment = &c
 	case "fields":
-		if v.kind != jsonArray {
-			return bad("expected an array, got %s", v.kind)
+		if v.Kind != jackson.Array {
+			return bad("expected an array, got %s", v.Kind)
 		}
-		s.Fields = make([]DataField, 0, len(v.arr))
-		for i, fn := range v.arr {
-			f, err := decodeDataField(fn, "fields["+strconv.Itoa(i)+"]", nil, 0)
+		s.Fields = make([]DataField, 0, len(v.Elems))
+		for i := range v.Elems {
+			f, err := decodeDataField(&v.Elems[i], "fields["+strconv.Itoa(i)+"]", nil, 0)
 			if err != nil {
 				return fmt.Errorf("table schema: %w", err)
 			}
 			s.Fields = append(s.Fields, f)
 		}
 	case "partitionKeys", "primaryKeys":
-		if v.kind != jsonArray {
-			return bad("expected an array, got %s", v.kind)
+		if v.Kind != jackson.Array {
+			return bad("expected an array, got %s", v.Kind)
 		}
-		keys := make([]string, 0, len(v.arr))
-		for _, e := range v.arr {
-			t, err := jsonText(e)
+		keys := make([]string, 0, len(v.Elems))
+		for _, e := range v.Elems {
+			t, err := e.AsText()
 			if err != nil {
 				return bad("%v", err)
 			}
@@ -190,13 +190,14 @@ func (s *TableSchema) decodeKey(k string, v *jsonNode) error {
 			s.PrimaryKeys = keys
 		}
 	case "options":
-		if v.kind != jsonObject {
-			return bad("expected an object, got %s", v.kind)
+		if v.Kind != jackson.Object {
+			return bad("expected an object, got %s", v.Kind)
 		}
-		s.Options = make(Options, len(v.keys))
-		s.optionOrder = make([]string, 0, len(v.keys))
-		for i, ok := range v.keys {
-			t, err := jsonText(v.vals[i])
+		s.Options = make(Options, len(v.Members))
+		s.optionOrder = make([]string, 0, len(v.Members))
+		for i := range v.Members {
+			ok := v.Members[i].Key
+			t, err := v.Members[i].Value.AsText()
 			if err != nil {
 				return bad("option %q: %v", ok, err)
 			}
@@ -273,7 +274,7 @@ func (s *TableSchema) writeExtra(w *jacksonWriter, after string) {
 	for _, e := range s.extra {
 		if e.after == after {
 			w.Field(e.key)
-			w.node(e.val)
+			w.Node(e.val)
 		}
 	}
 }

@@ -80,29 +80,6 @@ func (d Decimal) Sign() int {
 	return 0
 }
 
-// Digits returns the number of decimal digits of the unscaled value (its
-// precision; 1 for zero), like BigDecimal.precision.
-func (d Decimal) Digits() int {
-	if d.Big == nil {
-		v := d.Compact
-		if v == 0 {
-			return 1
-		}
-		if v == math.MinInt64 {
-			return 19
-		}
-		if v < 0 {
-			v = -v
-		}
-		n := 1
-		for n < len(Pow10) && v >= Pow10[n] {
-			n++
-		}
-		return n
-	}
-	return len(new(big.Int).Abs(d.Big).String())
-}
-
 // DecimalFromString parses decimal text exactly ("-12.345", "1e3", "+.5")
 // and brings it to DECIMAL(precision, scale) with HALF_UP rounding. It
 // fails when the text is not a number or the value needs more than
@@ -165,11 +142,41 @@ func (d Decimal) Rescale(precision, scale int) (Decimal, error) {
 	if precision < 1 || precision > MaxDecimalPrecision || scale < 0 || scale > precision {
 		return Decimal{}, fmt.Errorf("%w: invalid DECIMAL(%d, %d)", ErrInvalidValue, precision, scale)
 	}
+	diff := scale - int(d.Scale)
+	switch {
+	case diff > precision && d.Sign() != 0:
+		// At least diff+1 digits: no need to build 10^diff to know.
+		return Decimal{}, fmt.Errorf("%w: %s does not fit DECIMAL(%d, %d)", ErrInvalidValue, d.String(), precision, scale)
+	case diff < 0 && -diff > d.digitsAtMost():
+		// |d| < 10^-diff / 10 of a unit of the new scale: rounds to zero.
+		return Decimal{Scale: int32(scale)}, nil
+	}
 	r := d.setScale(scale)
-	if r.Digits() > precision && r.Sign() != 0 {
+	if !r.Fits(precision) {
 		return Decimal{}, fmt.Errorf("%w: %s does not fit DECIMAL(%d, %d)", ErrInvalidValue, r.String(), precision, scale)
 	}
 	return r, nil
+}
+
+// Fits reports whether the unscaled value has at most precision digits
+// (|unscaled| < 10^precision), as a DECIMAL(precision, d.Scale) requires.
+func (d Decimal) Fits(precision int) bool {
+	if d.Big == nil {
+		if precision > 18 {
+			return true
+		}
+		return d.Compact < Pow10[precision] && d.Compact > -Pow10[precision]
+	}
+	return d.Big.CmpAbs(BigPow10(precision)) < 0
+}
+
+// digitsAtMost bounds Digits from above without formatting: |unscaled| <
+// 2^bitlen <= 8^(bitlen/3+1) < 10^(bitlen/3+1).
+func (d Decimal) digitsAtMost() int {
+	if d.Big == nil {
+		return 19
+	}
+	return d.Big.BitLen()/3 + 1
 }
 
 // setScale changes the scale with HALF_UP rounding, without a precision check.

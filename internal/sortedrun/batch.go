@@ -25,15 +25,20 @@ type BatchReader struct {
 	src    batchSource
 	layout *Layout
 	dv     dv.DeletionVector
-	file   datafile.Batch // file columns
+	dvIt   *dv.PositionIterator // over dv, made at the first batch
+	del    []int64              // the current batch's deleted positions
+	file   datafile.Batch       // file columns
 	types  []schema.DataType
 	sel    []int32
+	// records: a KeyValue file read for a columnar merge (every record,
+	// retractions too; SeqNums and Kinds give the system columns).
+	records bool
 }
 
 // OpenBatches opens f for a columnar read; vec and groups are as for
 // OpenRows.
 func (r *Reader) OpenBatches(ctx context.Context, f *File, vec dv.DeletionVector, groups GroupFilter) (*BatchReader, error) {
-	return r.openBatches(ctx, f, vec, groups, false)
+	return r.openBatches(ctx, f, vec, groups, 0, false)
 }
 
 // OpenBatchesAdds opens f, a data file in the KeyValue layout, for a
@@ -42,11 +47,38 @@ func (r *Reader) OpenBatches(ctx context.Context, f *File, vec dv.DeletionVector
 // when no other file holds its keys and the merge engine keeps a key's one
 // record as it is (deduplicate).
 func (r *Reader) OpenBatchesAdds(ctx context.Context, f *File, groups GroupFilter) (*BatchReader, error) {
-	return r.openBatches(ctx, f, nil, groups, true)
+	return r.openBatches(ctx, f, nil, groups, sysKindInt32, false)
 }
 
-func (r *Reader) openBatches(ctx context.Context, f *File, vec dv.DeletionVector, groups GroupFilter, adds bool) (*BatchReader, error) {
-	fr, l, err := r.openSelected(ctx, f, groups, adds)
+// OpenKeyValueBatches opens f, a data file in the KeyValue layout, for a
+// merge over column batches: every record is in the batches (retractions
+// too), with the deletion vector vec (nil: none) as the selection. SeqNums
+// gives each batch's _SEQUENCE_NUMBER when seq is set, Kinds its
+// _VALUE_KIND when kinds is set (the others are not decoded). The key
+// fields must be read.
+func (r *Reader) OpenKeyValueBatches(ctx context.Context, f *File, vec dv.DeletionVector, seq, kinds bool) (*BatchReader, error) {
+	for _, i := range r.keyIdx {
+		if !r.need[i] {
+			return nil, fmt.Errorf("sortedrun: key field %s is not read", r.fields[i].Name)
+		}
+	}
+	if vec != nil && vec.IsEmpty() {
+		vec = nil
+	}
+	var sys systemCols
+	if seq {
+		sys |= sysSeq
+	}
+	if kinds {
+		sys |= sysKindInt32
+	}
+	return r.openBatches(ctx, f, vec, nil, sys, true)
+}
+
+// openBatches opens f for a batch read of the system columns sys; adds
+// reads a KeyValue file without its retractions, records with them.
+func (r *Reader) openBatches(ctx context.Context, f *File, vec dv.DeletionVector, groups GroupFilter, sys systemCols, records bool) (*BatchReader, error) {
+	fr, l, err := r.openSelected(ctx, f, groups, sys)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +91,7 @@ func (r *Reader) openBatches(ctx context.Context, f *File, vec dv.DeletionVector
 	for i := range r.fields {
 		types[i] = r.fields[i].Type
 	}
-	return &BatchReader{r: r, fr: fr, src: src, layout: l, dv: vec, types: types}, nil
+	return &BatchReader{r: r, fr: fr, src: src, layout: l, dv: vec, types: types, records: records}, nil
 }
 
 // Next fills b with the next batch (one vector per read field; fields not
@@ -88,9 +120,11 @@ func (br *BatchReader) Next(b *datafile.Batch) error {
 			j := l.Src[i]
 			switch {
 			case j < 0:
+				// Reset leaves Any entries nil; every entry is NULL.
 				out.Reset(br.types[i], n)
-				for k := range n {
-					out.SetNull(k)
+				out.Nulls = make([]bool, n)
+				for k := range out.Nulls {
+					out.Nulls[k] = true
 				}
 			case l.Cast[i] != nil:
 				in := &br.file.Cols[j]
@@ -116,15 +150,28 @@ func (br *BatchReader) Next(b *datafile.Batch) error {
 			}
 		}
 		kinds := -1
-		if l.KindCol >= 0 {
+		if l.KindCol >= 0 && !br.records {
 			kinds = l.KindCol
 		}
-		if br.dv == nil && kinds < 0 {
+		// The batch's deleted positions, from the deletion vector's
+		// iterator (no per-row lookup): the row groups read are in file
+		// order, so the iterator only moves forward.
+		br.del = br.del[:0]
+		if br.dv != nil {
+			if br.dvIt == nil {
+				br.dvIt = br.dv.Iterator()
+			}
+			br.dvIt.AdvanceTo(b.FirstRow)
+			br.del = br.dvIt.AppendUntil(br.del, b.FirstRow+int64(n))
+		}
+		if len(br.del) == 0 && kinds < 0 {
 			return nil
 		}
 		br.sel = br.sel[:0]
+		d := 0
 		for k := range n {
-			if br.dv != nil && br.dv.IsDeleted(b.FirstRow+int64(k)) {
+			if d < len(br.del) && br.del[d] == b.FirstRow+int64(k) {
+				d++
 				continue
 			}
 			if kinds >= 0 {
@@ -148,6 +195,36 @@ func (br *BatchReader) Next(b *datafile.Batch) error {
 	}
 }
 
+// SeqNums returns the _SEQUENCE_NUMBER of every row of the batch Next
+// filled last (OpenKeyValueBatches), valid until the next call.
+func (br *BatchReader) SeqNums() ([]int64, error) {
+	return systemColumn(&br.file, br.layout.SeqCol, datafile.VectorInt64, func(v *datafile.Vector) []int64 { return v.Int64 })
+}
+
+// Kinds returns the _VALUE_KIND of every row of the batch Next filled last
+// (OpenKeyValueBatches) as Int32 values, valid until the next call; the
+// caller checks their range.
+func (br *BatchReader) Kinds() ([]int32, error) {
+	return systemColumn(&br.file, br.layout.KindCol, datafile.VectorInt32, func(v *datafile.Vector) []int32 { return v.Int32 })
+}
+
+// systemColumn returns the values of a system column of a file batch,
+// refusing a NULL or a missing column as corrupt.
+func systemColumn[T any](b *datafile.Batch, col int, kind datafile.VectorKind, vals func(*datafile.Vector) []T) ([]T, error) {
+	if col < 0 || col >= len(b.Cols) || b.Cols[col].Kind() != kind {
+		return nil, fmt.Errorf("sortedrun: %w: no system column %d in a KeyValue batch", datafile.ErrCorrupt, col)
+	}
+	v := &b.Cols[col]
+	if v.Nulls != nil {
+		for _, null := range v.Nulls[:b.Len] {
+			if null {
+				return nil, fmt.Errorf("sortedrun: %w: NULL %s or %s", datafile.ErrCorrupt, datafile.SequenceNumberName, datafile.ValueKindName)
+			}
+		}
+	}
+	return vals(v)[:b.Len], nil
+}
+
 // Close releases the file. It is safe to call more than once.
 func (br *BatchReader) Close() error {
 	if br.fr == nil {
@@ -158,11 +235,11 @@ func (br *BatchReader) Close() error {
 	return err
 }
 
-// addKind reports whether entry k of a _VALUE_KIND vector adds a row.
+// addKind reports whether entry k of a _VALUE_KIND vector (read as INT)
+// adds a row.
 func addKind(v *datafile.Vector, k int) (bool, error) {
-	x, ok := v.Value(k).(int8)
-	if !ok {
+	if v.Kind() != datafile.VectorInt32 || v.IsNull(k) || v.Int32[k] < 0 || v.Int32[k] > 3 {
 		return false, fmt.Errorf("%w: %s of row %d is %v", datafile.ErrCorrupt, datafile.ValueKindName, k, v.Value(k))
 	}
-	return kv.RowKind(x).IsAdd(), nil
+	return kv.RowKind(v.Int32[k]).IsAdd(), nil
 }

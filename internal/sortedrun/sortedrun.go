@@ -103,17 +103,25 @@ type Layout struct {
 }
 
 // layout matches the file's schema to the read schema by field id.
-func (r *Reader) layout(ctx context.Context, f *File, withSystem bool) (*Layout, error) {
+func (r *Reader) layout(ctx context.Context, f *File, sys systemCols) (*Layout, error) {
 	fs, err := r.src.Schemas.Schema(ctx, schema.SchemaID(f.SchemaID))
 	if err != nil {
 		return nil, fmt.Errorf("sortedrun: schema %d of file %s: %w", f.SchemaID, f.Name, err)
 	}
 	l := &Layout{Src: make([]int, len(r.fields)), Cast: make([]*schema.DataType, len(r.fields)), SeqCol: -1, KindCol: -1}
-	if withSystem {
-		l.SeqCol, l.KindCol = 0, 1
-		l.Cols = append(l.Cols,
-			datafile.Column{ID: datafile.SequenceNumberFieldID, Name: datafile.SequenceNumberName, Type: schema.AtomicType(schema.TypeBigInt)},
-			datafile.Column{ID: datafile.ValueKindFieldID, Name: datafile.ValueKindName, Type: schema.AtomicType(schema.TypeTinyInt)})
+	if sys&sysSeq != 0 {
+		l.SeqCol = len(l.Cols)
+		l.Cols = append(l.Cols, datafile.Column{ID: datafile.SequenceNumberFieldID, Name: datafile.SequenceNumberName, Type: schema.AtomicType(schema.TypeBigInt)})
+	}
+	if sys&(sysKind|sysKindInt32) != 0 {
+		kt := schema.AtomicType(schema.TypeTinyInt)
+		if sys&sysKindInt32 != 0 {
+			// _VALUE_KIND is a TINYINT (INT32 in Parquet): read as INT it
+			// decodes into a typed Int32 vector, not boxed int8 values.
+			kt = schema.AtomicType(schema.TypeInt)
+		}
+		l.KindCol = len(l.Cols)
+		l.Cols = append(l.Cols, datafile.Column{ID: datafile.ValueKindFieldID, Name: datafile.ValueKindName, Type: kt})
 	}
 	for i, rf := range r.fields {
 		l.Src[i] = -1
@@ -262,17 +270,27 @@ type RowReader struct {
 // marks. groups, when not nil, selects the row groups to read; the file is
 // opened once either way.
 func (r *Reader) OpenRows(ctx context.Context, f *File, vec dv.DeletionVector, groups GroupFilter) (*RowReader, error) {
-	fr, l, err := r.openSelected(ctx, f, groups, false)
+	fr, l, err := r.openSelected(ctx, f, groups, 0)
 	if err != nil {
 		return nil, err
 	}
 	return &RowReader{r: r, fr: fr, layout: l, dv: vec, rows: make([][]any, BatchSize), full: make([]any, len(r.fields))}, nil
 }
 
+// systemCols says which system columns of a KeyValue file a read decodes.
+type systemCols uint8
+
+const (
+	sysSeq       systemCols = 1 << iota // _SEQUENCE_NUMBER
+	sysKind                             // _VALUE_KIND as its type (TINYINT)
+	sysKindInt32                        // _VALUE_KIND as INT (a typed vector)
+	withSystem   = sysSeq | sysKind
+)
+
 // openSelected opens f once for a row or batch read and selects the row
 // groups groups keeps.
-func (r *Reader) openSelected(ctx context.Context, f *File, groups GroupFilter, withSystem bool) (datafile.FileReader, *Layout, error) {
-	l, err := r.layout(ctx, f, withSystem)
+func (r *Reader) openSelected(ctx context.Context, f *File, groups GroupFilter, sys systemCols) (datafile.FileReader, *Layout, error) {
+	l, err := r.layout(ctx, f, sys)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -371,7 +389,7 @@ func (r *Reader) OpenKeyValues(ctx context.Context, f *File) (kv.RecordReader, e
 // OpenKeyValuesDV is OpenKeyValues with the deletion vector vec (nil: none)
 // applied: the rows it marks are skipped.
 func (r *Reader) OpenKeyValuesDV(ctx context.Context, f *File, vec dv.DeletionVector) (*KeyValueReader, error) {
-	l, err := r.layout(ctx, f, true)
+	l, err := r.layout(ctx, f, withSystem)
 	if err != nil {
 		return nil, err
 	}

@@ -24,11 +24,15 @@ import (
 // ForCommits for a store whose conditional create overwrites.
 var ErrNoConditionalCreate = errors.New("storage: the warehouse's store does not honour conditional create")
 
+// ConditionalCreateProbePrefix starts the name of the object
+// CheckConditionalCreate creates twice and deletes.
+const ConditionalCreateProbePrefix = PrivateDir + "/conditional-create-probe-"
+
 // CheckConditionalCreate probes st's CreateIfNotExists: nil when a second
 // create of one path fails with ErrExist, an error wrapping
 // ErrNoConditionalCreate when it overwrites.
 func CheckConditionalCreate(ctx context.Context, st Storage) error {
-	p := PrivateDir + "/conditional-create-probe-" + uuid.NewString()
+	p := ConditionalCreateProbePrefix + uuid.NewString()
 	defer func() { _ = st.Delete(context.WithoutCancel(ctx), p) }()
 	if err := st.CreateIfNotExists(ctx, p, []byte("1")); err != nil {
 		return fmt.Errorf("storage: probe the warehouse's conditional create: %w", err)

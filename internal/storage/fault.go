@@ -96,6 +96,10 @@ var ErrInjected = errors.New("storage: injected fault")
 type Injector struct {
 	// Decide returns the fault for an operation (nil: none).
 	Decide func(op Op) Fault
+	// Listed, when set, is called with every object a List (op) yields,
+	// before the caller gets it, and returns what the caller gets: a test
+	// pauses a listing half-way there, or skews the store's clock.
+	Listed func(op Op, obj ObjectInfo) ObjectInfo
 
 	mu      sync.Mutex
 	n       int64
@@ -345,6 +349,12 @@ func (f *faulty) Exists(ctx context.Context, p string) (bool, error) {
 }
 
 func (f *faulty) List(ctx context.Context, prefix string) iter.Seq2[ObjectInfo, error] {
+	return f.list(prefix, func() iter.Seq2[ObjectInfo, error] { return f.st.List(ctx, prefix) })
+}
+
+// list is a listing under injection (List, ListTemps): the fault decided
+// before it, then the inner listing's entries until the injector crashes.
+func (f *faulty) list(prefix string, inner func() iter.Seq2[ObjectInfo, error]) iter.Seq2[ObjectInfo, error] {
 	return func(yield func(ObjectInfo, error) bool) {
 		op, fl, err := f.in.before(OpList, f.rel(prefix))
 		if err != nil {
@@ -355,9 +365,12 @@ func (f *faulty) List(ctx context.Context, prefix string) iter.Seq2[ObjectInfo, 
 			yield(ObjectInfo{}, after(op, fl, nil))
 			return
 		}
-		for info, err := range f.st.List(ctx, prefix) {
+		for info, err := range inner() {
 			if err == nil && f.in.Crashed() {
 				err = fmt.Errorf("%w: list %s after a crash", ErrInjected, prefix)
+			}
+			if err == nil && f.in.Listed != nil {
+				info = f.in.Listed(op, info)
 			}
 			if !yield(info, err) || err != nil {
 				return

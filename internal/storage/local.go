@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -26,6 +27,11 @@ import (
 type localStorage struct {
 	root   string // absolute, OS separators
 	noSync bool   // skip fsync before publishing (file URL query fsync=false)
+	top    string // the root of the store opened (Sub keeps it): DirVersion watches the folders up to it
+	watch  bool   // DirVersion trusts inotify on this file system (watchable)
+	// watchNames are the OS paths of the folders DirVersion was asked
+	// about (dir → string), kept per store.
+	watchNames *sync.Map
 }
 
 var _ Storage = (*localStorage)(nil)
@@ -45,7 +51,7 @@ func openLocal(dir string, noSync bool) (Storage, error) {
 	if err := os.MkdirAll(abs, dirPerm); err != nil {
 		return nil, fmt.Errorf("storage: create local folder %s: %w", abs, err)
 	}
-	return &localStorage{root: abs, noSync: noSync}, nil
+	return &localStorage{root: abs, noSync: noSync, top: abs, watch: watchable(abs), watchNames: &sync.Map{}}, nil
 }
 
 // openFileURL opens "file://<path>[?fsync=false]": everything after
@@ -92,7 +98,7 @@ func (s *localStorage) Sub(dir string) Storage {
 	if err := checkPath(dir); err != nil {
 		return errStorage{fmt.Errorf("storage: sub %s of %s: %w", dir, s.URL(), err)}
 	}
-	return &localStorage{root: filepath.Join(s.root, filepath.FromSlash(dir)), noSync: s.noSync}
+	return &localStorage{root: filepath.Join(s.root, filepath.FromSlash(dir)), noSync: s.noSync, top: s.top, watch: s.watch, watchNames: &sync.Map{}}
 }
 
 // osPath validates p and returns its OS path.

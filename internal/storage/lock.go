@@ -189,6 +189,12 @@ func (s *locked) Stat(ctx context.Context, p string) (ObjectInfo, error) {
 	return st.Stat(ctx, p)
 }
 
+// ListTemps lists the temporary files of the locked store (TempLister),
+// which orphan cleaning and the warehouse's clean-up delete.
+func (s *locked) ListTemps(ctx context.Context, dir string, depth int) iter.Seq2[ObjectInfo, error] {
+	return ListTempsTo(ctx, s.st, dir, depth)
+}
+
 func (s *locked) ListDirs(ctx context.Context, dir string) ([]string, error) {
 	return ListDirs(ctx, s.st, dir)
 }

@@ -20,16 +20,23 @@ import (
 // whole and have none.
 type TempLister interface {
 	// ListTemps yields the temporary files below dir ("" = the root),
-	// recursively, with paths relative to the store's root. A missing dir
-	// has none.
-	ListTemps(ctx context.Context, dir string) iter.Seq2[ObjectInfo, error]
+	// with paths relative to the store's root: all of them (depth 0), or
+	// those at most depth folders down (1: directly in dir; 2: also in
+	// its sub-folders). A missing dir has none.
+	ListTemps(ctx context.Context, dir string, depth int) iter.Seq2[ObjectInfo, error]
 }
 
-// ListTemps lists the temporary files below dir on st; a store without
-// the capability has none.
+// ListTemps lists the temporary files below dir on st, recursively; a
+// store without the capability has none.
 func ListTemps(ctx context.Context, st Storage, dir string) iter.Seq2[ObjectInfo, error] {
+	return ListTempsTo(ctx, st, dir, 0)
+}
+
+// ListTempsTo lists the temporary files below dir on st at most depth
+// folders down (TempLister.ListTemps).
+func ListTempsTo(ctx context.Context, st Storage, dir string, depth int) iter.Seq2[ObjectInfo, error] {
 	if tl, ok := st.(TempLister); ok {
-		return tl.ListTemps(ctx, dir)
+		return tl.ListTemps(ctx, dir, depth)
 	}
 	return func(func(ObjectInfo, error) bool) {}
 }
@@ -43,9 +50,10 @@ func IsTempPath(p string) bool {
 var (
 	_ TempLister = (*localStorage)(nil)
 	_ TempLister = (*faulty)(nil)
+	_ TempLister = (*locked)(nil)
 )
 
-func (s *localStorage) ListTemps(ctx context.Context, dir string) iter.Seq2[ObjectInfo, error] {
+func (s *localStorage) ListTemps(ctx context.Context, dir string, depth int) iter.Seq2[ObjectInfo, error] {
 	return func(yield func(ObjectInfo, error) bool) {
 		root := s.root
 		if dir = strings.TrimSuffix(dir, "/"); dir != "" {
@@ -66,7 +74,15 @@ func (s *localStorage) ListTemps(ctx context.Context, dir string) iter.Seq2[Obje
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			if d.IsDir() || !isTempName(d.Name()) {
+			if d.IsDir() {
+				if depth > 0 && p != root {
+					if rel, err := filepath.Rel(root, p); err == nil && strings.Count(rel, string(filepath.Separator))+1 >= depth {
+						return fs.SkipDir
+					}
+				}
+				return nil
+			}
+			if !isTempName(d.Name()) {
 				return nil
 			}
 			info, err := d.Info()
@@ -91,21 +107,6 @@ func (s *localStorage) ListTemps(ctx context.Context, dir string) iter.Seq2[Obje
 	}
 }
 
-func (f *faulty) ListTemps(ctx context.Context, dir string) iter.Seq2[ObjectInfo, error] {
-	return func(yield func(ObjectInfo, error) bool) {
-		op, fl, err := f.in.before(OpList, f.rel(dir))
-		if err != nil {
-			yield(ObjectInfo{}, err)
-			return
-		}
-		if fl == FailAfter || fl == CrashAfter {
-			yield(ObjectInfo{}, after(op, fl, nil))
-			return
-		}
-		for info, err := range ListTemps(ctx, f.st, dir) {
-			if !yield(info, err) || err != nil {
-				return
-			}
-		}
-	}
+func (f *faulty) ListTemps(ctx context.Context, dir string, depth int) iter.Seq2[ObjectInfo, error] {
+	return f.list(dir, func() iter.Seq2[ObjectInfo, error] { return ListTempsTo(ctx, f.st, dir, depth) })
 }
