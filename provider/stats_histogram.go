@@ -263,20 +263,34 @@ func newPrimaryStatistic(pi *primaryIndex, files []fileSpan) sql.Statistic {
 	col := strings.ToLower(pi.t.sch.Fields[pi.cols[0]].Name)
 	st := stats.NewStatistic(rows, distinct, 0, 0, time.Now(), sql.StatQualifier{}, []string{col},
 		[]sql.Type{types.Int64}, buckets, sql.IndexClassDefault, lower)
-	var colSet sql.ColSet
-	colSet.Add(sql.ColumnId(pi.cols[0] + 1))
-	var all, notNull sql.ColSet
+	// The functional dependencies are the index's (as GMS derives them for
+	// its own statistics, indexFds): its columns are a key of the table
+	// when it spans the primary key. The histogram covers its first column
+	// only, but a key of the first column alone would tell GMS that
+	// `a = 13` on a key (a, b) returns at most one row.
+	var colSet, all, notNull sql.ColSet
+	for _, c := range pi.cols {
+		colSet.Add(sql.ColumnId(c + 1))
+	}
+	strictKey := true
 	for i, c := range pi.t.full {
 		all.Add(sql.ColumnId(i + 1))
 		if !c.Nullable {
 			notNull.Add(sql.ColumnId(i + 1))
 		}
 	}
-	var strict []sql.ColSet
-	if unique {
-		strict = append(strict, colSet)
+	for _, c := range pi.cols {
+		strictKey = strictKey && !pi.t.full[c].Nullable
 	}
-	return st.WithColSet(colSet).WithFuncDeps(sql.NewTablescanFDs(all, strict, nil, notNull))
+	var strict, lax []sql.ColSet
+	switch {
+	case !pi.IsUnique():
+	case strictKey:
+		strict = append(strict, colSet)
+	default:
+		lax = append(lax, colSet)
+	}
+	return st.WithColSet(colSet).WithFuncDeps(sql.NewTablescanFDs(all, strict, lax, notNull))
 }
 
 func cmpInt(a, b int64) int {
