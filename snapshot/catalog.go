@@ -379,7 +379,7 @@ func deleteAll(ctx context.Context, st storage.Storage, prefix string) error {
 // (table_dropping.go), deletes the schema files, of the main branch and of
 // every branch (the table stops being a table, and a commit racing the
 // drop sees its schema gone: commit_table_check.go), then everything else
-// but the live markers, then the folders left empty, then its marker. A
+// but the live markers (hidden temporary files included), then the folders left empty, then its marker. A
 // CREATE of the same name waits for the marker to go.
 //
 // A listing is not a snapshot of the folder (the local store reads each
@@ -436,6 +436,18 @@ func deleteTableFiles(ctx context.Context, st storage.Storage) (err error) {
 			if !liveAt(mk, clock.now()) { // other running drops' markers stay
 				paths = append(paths, mk.Path)
 			}
+		}
+		// The hidden temporary files too (the local store's), listed after
+		// the schemas were deleted: a commit that checked its table before
+		// that staged its snapshot file before its check, and must not
+		// link it into place after the drop — into the table created again
+		// under the name, whose readers would find the manifests this drop
+		// deletes (issue 12). Without its temporary file its link fails.
+		for obj, err := range storage.ListTemps(ctx, st, "") {
+			if err != nil {
+				return err
+			}
+			paths = append(paths, obj.Path)
 		}
 		if len(schemas) == 0 {
 			// A schema folder made after the walk began is not in it.

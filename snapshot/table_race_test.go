@@ -414,3 +414,64 @@ func identity(t *testing.T, tst storage.Storage) snapshot.CommitOptions {
 	o.SchemaTimeMillis = sch.TimeMillis
 	return o
 }
+
+// TestStaleCommitLinksNothingIntoNewTable: a commit of a table that is
+// dropped and created again under its name between its check before
+// publishing and its publish (on the local store, the link of its staged
+// snapshot file) fails with ErrTableDropped and publishes nothing into
+// the new table. Before, the drop did not see the hidden staged file, the
+// link put the old table's snapshot 1 into the new table, and a reader of
+// the new table failed on its manifest list, which the drop had deleted,
+// until the commit's check after publishing took it back (the transient
+// 1105 of issue 12's racer).
+func TestStaleCommitLinksNothingIntoNewTable(t *testing.T) {
+	ctx := context.Background()
+	st, st2, ts := twoServers(t)
+	tst, tst2 := st.Sub(raceTable), st2.Sub(raceTable)
+	opts := identity(t, tst)
+	var created, read sync.Once
+	var readErr error
+	in := &storage.Injector{Stage: true, Decide: func(op storage.Op) storage.Fault {
+		switch {
+		case op.Kind == storage.OpCreateIfNotExists && op.Path == raceTable+"/snapshot/snapshot-1":
+			// Checked, about to link: another server drops the table
+			// and creates it again.
+			created.Do(func() {
+				if err := snapshot.DeleteTableFiles(ctx, tst2); err != nil {
+					t.Error(err)
+					return
+				}
+				time.Sleep(2 * time.Millisecond) // another schema-0 timeMillis
+				if err := snapshot.NewCatalog(st2).CreateTable(ctx, "default", "dd", ts, false); err != nil {
+					t.Error(err)
+				}
+			})
+		case op.Kind == storage.OpReadAll && op.Path == raceTable+"/schema/schema-0":
+			// A reader of the new table while the old table's commit may
+			// be published there.
+			if ok, _ := st2.Exists(ctx, raceTable+"/snapshot/snapshot-1"); ok {
+				read.Do(func() {
+					s, err := snapshot.NewSnapshotManager(tst2, "").Latest(ctx)
+					if err == nil {
+						_, err = snapshot.LiveEntries(ctx, tst2, s, nil)
+					}
+					readErr = err
+				})
+			}
+		}
+		return storage.NoFault
+	}}
+	_, err := snapshot.NewCommitter(storage.NewFaulty(st, in).Sub(raceTable), opts).Commit(ctx, 0, &snapshot.CommitChanges{
+		Kind: snapshot.CommitKindAppend, CommitUser: "old",
+		Entries: []manifest.ManifestEntry{add(t, fileSpec{name: "old-1", part: 1, rows: 2})},
+	})
+	if !errors.Is(err, snapshot.ErrTableDropped) {
+		t.Fatalf("the old table's commit: %v, want ErrTableDropped", err)
+	}
+	if readErr != nil {
+		t.Fatalf("a read of the new table while the old table's commit was published there: %v", readErr)
+	}
+	if s, err := snapshot.NewSnapshotManager(tst2, "").Latest(ctx); !errors.Is(err, snapshot.ErrSnapshotNotFound) {
+		t.Fatalf("the new table's latest snapshot: %+v, %v; want none", s, err)
+	}
+}

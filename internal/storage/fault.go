@@ -112,6 +112,11 @@ type Injector struct {
 	// instead of failing with ErrExist: a store without conditional
 	// create (an S3-compatible store that ignores If-None-Match: *).
 	Overwrite bool
+	// Stage keeps the wrapped store's staging (Stager: the local store's
+	// temporary file linked into place): the operation is the publish
+	// (OpCreateIfNotExists, decided before the link). Without it a
+	// staged object is a CreateIfNotExists at its publish.
+	Stage bool
 }
 
 // CrashAt returns an Injector that crashes at the n-th operation that
@@ -327,6 +332,39 @@ func (f *faulty) CreateIfNotExists(ctx context.Context, p string, data []byte) e
 	}
 	return after(op, fl, f.st.CreateIfNotExists(ctx, p, data))
 }
+
+var _ Stager = (*faulty)(nil)
+
+func (f *faulty) StageIfNotExists(ctx context.Context, p string, data []byte) (Staged, error) {
+	inner, ok := f.st.(Stager)
+	if !f.in.Stage || !ok {
+		return &unstaged{st: f, path: p, data: data}, nil
+	}
+	staged, err := inner.StageIfNotExists(ctx, p, data)
+	if err != nil {
+		return nil, err
+	}
+	return &faultyStaged{f: f, path: p, staged: staged}, nil
+}
+
+// faultyStaged is a staged object of the wrapped store whose publish is
+// an operation of the injector.
+type faultyStaged struct {
+	f      *faulty
+	path   string
+	staged Staged
+}
+
+func (s *faultyStaged) Publish(ctx context.Context) error {
+	op, fl, err := s.f.in.before(OpCreateIfNotExists, s.f.rel(s.path))
+	if err != nil {
+		s.staged.Discard()
+		return err
+	}
+	return after(op, fl, s.staged.Publish(ctx))
+}
+
+func (s *faultyStaged) Discard() { s.staged.Discard() }
 
 func (f *faulty) Delete(ctx context.Context, p string) error {
 	op, fl, err := f.in.before(OpDelete, f.rel(p))
