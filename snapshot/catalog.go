@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -901,13 +902,27 @@ func (c *Catalog) AlterTable(ctx context.Context, db, name string, changes []sch
 		}
 		ns.ID = latest.ID + 1
 		ns.TimeMillis = time.Now().UnixMilli()
+		// The table it read must still be the table: a drop and a CREATE
+		// of the name by another server since it read schema-N would
+		// otherwise get schema-(N+1) made of the old table's columns.
+		if err := checkTableIdentity(ctx, sm.st, sm.Path(latest.ID), latest.ID, latest.TimeMillis); errors.Is(err, ErrTableDropped) {
+			c.Forget()
+			return nameErr(ErrTableNotFound, name, "table %s was dropped while it was altered", name)
+		}
 		err = sm.Commit(ctx, ns)
 		if err == nil {
 			// A DROP TABLE deletes the schema files first: when the base
-			// schema is gone now, the drop may have listed the table before
-			// this one was written; it is taken back.
-			if ok, xerr := sm.st.Exists(ctx, sm.Path(latest.ID)); xerr == nil && !ok {
-				_ = sm.st.Delete(context.WithoutCancel(ctx), sm.Path(ns.ID))
+			// schema is gone now, or is another table's (dropped and
+			// created again meanwhile), the drop may have listed the table
+			// before this one was written, or this one landed in the new
+			// table; it is taken back while the file is still its own.
+			if xerr := checkTableIdentity(ctx, sm.st, sm.Path(latest.ID), latest.ID, latest.TimeMillis); errors.Is(xerr, ErrTableDropped) {
+				dctx := context.WithoutCancel(ctx)
+				if data, rerr := sm.st.ReadAll(dctx, sm.Path(ns.ID)); rerr == nil {
+					if mine, eerr := schema.EncodeTableSchema(ns); eerr == nil && bytes.Equal(data, mine) {
+						_ = sm.st.Delete(dctx, sm.Path(ns.ID))
+					}
+				}
 				c.Forget()
 				return nameErr(ErrTableNotFound, name, "table %s was dropped while it was altered", name)
 			}
