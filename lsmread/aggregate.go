@@ -668,6 +668,20 @@ func (p *aggPartial) group(b *Batch, i int) int32 {
 		}
 		return g
 	}
+	// Keys of typed vectors are encoded without boxing; their values are
+	// boxed only for a new group.
+	p.keyBuf = p.keyBuf[:0]
+	typed := true
+	for _, c := range keys {
+		if p.keyBuf, typed = appendKeyAt(p.keyBuf, &b.Cols[c], i); !typed {
+			break
+		}
+	}
+	if typed {
+		if g, ok := p.str[string(p.keyBuf)]; ok {
+			return g
+		}
+	}
 	vals := make([]any, len(keys))
 	for j, c := range keys {
 		vals[j] = b.Cols[c].Value(i)
@@ -693,6 +707,29 @@ func (p *aggPartial) intGroup(x int64) int32 {
 		}
 	}
 	return g
+}
+
+// appendKeyAt appends encodeGroupKey's encoding of entry i of a typed
+// vector (BIGINT, INT, strings, DECIMAL(p ≤ 18)) without boxing it; false
+// for other vectors (dst is then unspecified).
+func appendKeyAt(dst []byte, v *datafile.Vector, i int) ([]byte, bool) {
+	if v.Nulls != nil && v.Nulls[i] {
+		return append(dst, 0), true
+	}
+	switch v.Kind() {
+	case VectorInt64:
+		return binary.AppendVarint(append(dst, 2), v.Int64[i]), true
+	case VectorInt32:
+		return binary.AppendVarint(append(dst, 2), int64(v.Int32[i])), true
+	case VectorString:
+		s := v.Str[i]
+		return append(binary.AppendUvarint(append(dst, 3), uint64(len(s))), s...), true
+	case VectorDecimal64:
+		var buf [24]byte
+		d := strconv.AppendInt(buf[:0], v.Int64[i], 10)
+		return append(binary.AppendUvarint(append(dst, 4), uint64(len(d))), d...), true
+	}
+	return dst, false
 }
 
 // encodeGroupKey appends a byte encoding of group key values, equal
