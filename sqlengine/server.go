@@ -187,7 +187,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		if cfg.Embedded {
 			rollForward(ctx, st, time.Time{})
 		} else {
-			s.recovery = startRecovery(ctx, st)
+			s.recovery = startRecovery(ctx, st, pro.Catalog().Clock())
 		}
 	}
 	return s, nil
