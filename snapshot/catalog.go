@@ -101,9 +101,11 @@ func (c *Catalog) TableStorage(db, name string) storage.Storage {
 	return c.st.Sub(db + DatabaseSuffix + "/" + name)
 }
 
-// TableLocation is the URL of a table's folder: <warehouse>/<db>.db/<table>.
+// TableLocation is the URL of a table's folder: <warehouse>/<db>.db/<table>,
+// the warehouse URL's options (a query such as ?fsync=false) kept at its
+// end: the URL of the table's storage.
 func (c *Catalog) TableLocation(db, name string) string {
-	return strings.TrimSuffix(c.st.URL(), "/") + "/" + db + DatabaseSuffix + "/" + name
+	return c.TableStorage(db, name).URL()
 }
 
 // ListDatabases lists the database names of the warehouse.
