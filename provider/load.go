@@ -89,6 +89,8 @@ type loadCol struct {
 	root   schema.TypeRoot
 	// deferred: GMS's plan expects the column to take its default.
 	deferred bool
+	// warned: the statement's Warning 1364 for the column is out.
+	warned bool
 }
 
 // Loader writes the rows of one LOAD DATA statement into a table.
@@ -102,6 +104,9 @@ type Loader struct {
 	skipped int64
 	ignore  bool
 	replace bool
+	// implicit: a deferred column without a default takes its implicit
+	// default with a warning (no_default.go).
+	implicit bool
 	// gms and slow are the slow path's scratch row: GMS values, and
 	// which columns still need GMS's conversion.
 	gms  sql.Row
@@ -153,7 +158,7 @@ func NewLoader(ctx *sql.Context, table sql.Table, fieldCols []string, replace, i
 		return nil, err
 	}
 	sch := t.Schema()
-	l := &Loader{e: e, tx: tx, tt: tt, ignore: ignore, replace: replace, cols: make([]loadCol, len(sch)), gms: make(sql.Row, len(sch)), slow: make([]bool, len(sch))}
+	l := &Loader{e: e, tx: tx, tt: tt, ignore: ignore, replace: replace, implicit: implicitDefaults(ctx, ignore), cols: make([]loadCol, len(sch)), gms: make(sql.Row, len(sch)), slow: make([]bool, len(sch))}
 	for i, c := range sch {
 		l.cols[i] = loadCol{col: c, field: -1, strict: strictChecked(c.Type), root: t.sch.Fields[i].Type.Root, deferred: deferred(i)}
 	}
@@ -288,6 +293,14 @@ func (l *Loader) slowRow(ctx *sql.Context, fields []LoadField, out []any) error 
 	for i := range l.cols {
 		c := &l.cols[i]
 		if !l.slow[i] || l.gms[i] != nil || c.col.Nullable {
+			continue
+		}
+		if c.deferred && l.implicit {
+			l.gms[i] = c.col.Type.Zero()
+			if !c.warned {
+				c.warned = true
+				warnNoDefault(ctx, c.col.Name)
+			}
 			continue
 		}
 		if l.ignore {
