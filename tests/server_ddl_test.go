@@ -35,27 +35,14 @@ func startDDLServer(t *testing.T) *ddlServer {
 // folder wh.
 func startDDLServerAt(t *testing.T, wh, url string) *ddlServer {
 	t.Helper()
-	srv, err := sqlengine.New(context.Background(), sqlengine.Config{Warehouse: url, Host: "127.0.0.1", Port: 0})
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- srv.Start() }()
-	t.Cleanup(func() {
-		srv.Close()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			t.Error("server did not stop")
-		}
-	})
-	s := &ddlServer{wh: wh, addr: srv.Addr()}
+	s := &ddlServer{wh: wh, addr: startServerConfig(t, sqlengine.Config{Warehouse: url, Host: "127.0.0.1", Port: 0})}
 	boot := s.open(t, "")
 	waitReady(t, boot)
 	if _, err := boot.Exec("CREATE DATABASE ddl"); err != nil {
 		t.Fatalf("CREATE DATABASE ddl: %v", err)
 	}
 	s.db = s.open(t, "ddl")
+	var err error
 	s.conn, err = s.db.Conn(context.Background())
 	if err != nil {
 		t.Fatal(err)
