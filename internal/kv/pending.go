@@ -99,6 +99,9 @@ func (p *PendingWrites) Records() []KeyValue {
 // bytes (the table's write-buffer-size); 0 keeps them in memory.
 func (p *PendingWrites) SetLimit(limit int64) { p.limit = limit }
 
+// Limit is the limit set by SetLimit (0: none).
+func (p *PendingWrites) Limit() int64 { return p.limit }
+
 // Bytes is the estimated heap size of the records held in memory.
 func (p *PendingWrites) Bytes() int64 { return p.bytes }
 
