@@ -89,11 +89,11 @@ func BenchmarkAggregateMOR(b *testing.B) {
 					}
 					// Every table holds the same rows: the results agree.
 					var total, sum int64
-					for i := range g.Keys {
-						total += g.Acc[i*2].N
-						sum += g.Acc[i*2+1].Sum
+					for i := range g.Len() {
+						total += g.N(i, 0)
+						sum += g.Accum(i, 1).Sum
 					}
-					got := fmt.Sprintf("%d groups, %d rows, sum %d", len(g.Keys), total, sum)
+					got := fmt.Sprintf("%d groups, %d rows, sum %d", g.Len(), total, sum)
 					if w, ok := want[q.name]; ok && w != got {
 						b.Fatalf("%s: %s, another table gave %s", tb.name, got, w)
 					}
