@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/lakesql/lakesql/internal/storage"
@@ -14,8 +15,8 @@ import (
 // BenchmarkAggregateWarehouse computes the bench's full aggregate (COUNT(*),
 // SUM(amount)) with Plan.Aggregate over the orders tables of a warehouse the
 // bench kept (`cd bench && go run . --scale 10M --only agg --keep --work
-// DIR`): bench.db/orders (merge on read, 5 sorted runs per bucket),
-// orders_mow (deletion vectors) and orders_cmp (fully compacted). It reads
+// DIR`): bench.db/orders_mor (merge on read, 5 sorted runs per bucket),
+// orders_mor-nostretch (the same without the column merge's stretches), orders_mow (deletion vectors) and orders_cmp (fully compacted). It reads
 // the folder LAKESQL_BENCH_WAREHOUSE names (DIR/warehouse) and does nothing
 // without it: a bench-scale table takes minutes to write. cpu-ns/row is the
 // process's CPU per row of the table, wall-ns/row the elapsed time per row,
@@ -30,8 +31,14 @@ func BenchmarkAggregateWarehouse(b *testing.B) {
 	ctx := context.Background()
 	spec := lsmread.AggregateSpec{Aggs: []lsmread.AggColumn{{Kind: lsmread.AggCountRows}, {Kind: lsmread.AggSum, Col: 0}}}
 	want := ""
-	for _, name := range []string{"orders", "orders_mow", "orders_cmp"} {
+	for _, name := range []string{"orders_mor", "orders_mor-nostretch", "orders_mow", "orders_cmp"} {
 		b.Run(name, func(b *testing.B) {
+			if table, ok := strings.CutSuffix(name, "-nostretch"); ok {
+				// The column merge without its stretches (every record
+				// through the heap): the baseline in the same run.
+				defer lsmread.SetReadStretch(false)()
+				name = table
+			}
 			st, err := storage.Open(ctx, "file://"+filepath.Join(wh, "bench.db", name))
 			if err != nil {
 				b.Fatal(err)
