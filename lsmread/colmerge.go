@@ -389,6 +389,12 @@ func (m *columnMerge) cmpKey(a []datafile.Vector, i int, b []datafile.Vector, j 
 
 func (m *columnMerge) less(a, b int32) bool {
 	ra, rb := &m.runs[a], &m.runs[b]
+	if m.mode == keyInt && !ra.head.null && !rb.head.null {
+		if ra.head.i != rb.head.i {
+			return ra.head.i < rb.head.i
+		}
+		return a < b
+	}
 	var c int
 	if m.mode != keyVectors {
 		c = cmpHead(m.mode, &ra.head, &rb.head)
@@ -527,11 +533,13 @@ func (m *columnMerge) stretch(ri int32) (bool, error) {
 	}
 	bound := int64(math.MaxInt64) // keys strictly below it
 	if h := m.heap; len(h) > 1 {
-		o := h[1]
-		if len(h) > 2 && m.less(h[2], o) {
-			o = h[2]
+		if m.second == 0 {
+			m.second = 1
+			if len(h) > 2 && m.less(h[2], h[1]) {
+				m.second = 2
+			}
 		}
-		head := &m.runs[o].head
+		head := &m.runs[h[m.second]].head
 		if head.null {
 			return false, nil
 		}
