@@ -39,23 +39,25 @@ func BenchmarkAggregateMOR(b *testing.B) {
 	}
 	var mor, cmp *lsmread.Table
 	tables := []struct {
-		name     string
-		tbl      func() *lsmread.Table
-		rowMerge bool
+		name      string
+		tbl       func() *lsmread.Table
+		rowMerge  bool
+		noStretch bool
 	}{
 		{"mor", func() *lsmread.Table {
 			if mor == nil {
 				mor = open(false)
 			}
 			return mor
-		}, false},
-		{"mor-rowmerge", func() *lsmread.Table { return mor }, true},
+		}, false, false},
+		{"mor-rowmerge", func() *lsmread.Table { return mor }, true, false},
+		{"mor-nostretch", func() *lsmread.Table { return mor }, false, true},
 		{"compacted", func() *lsmread.Table {
 			if cmp == nil {
 				cmp = open(true)
 			}
 			return cmp
-		}, false},
+		}, false, false},
 	}
 	queries := []struct {
 		name string
@@ -75,6 +77,9 @@ func BenchmarkAggregateMOR(b *testing.B) {
 				tbl := tb.tbl()
 				if tb.rowMerge {
 					defer lsmread.SetReadColumnMerge(false)()
+				}
+				if tb.noStretch {
+					defer lsmread.SetReadStretch(false)()
 				}
 				cpu0 := processCPU(b)
 				var n int64
