@@ -54,3 +54,12 @@ func ColumnMergedSections() int64 { return columnMergedSections.Load() }
 // FilesAggregatedFromStats is how many data files' aggregates came from
 // their statistics.
 func FilesAggregatedFromStats() int64 { return filesAggregatedFromStats.Load() }
+
+// SetNarrowByPartition turns Narrow's binary search of the pinned keys'
+// partitions on or off (off: every split is looked at) and returns a
+// function restoring it.
+func SetNarrowByPartition(on bool) func() {
+	old := narrowByPartition
+	narrowByPartition = on
+	return func() { narrowByPartition = old }
+}
