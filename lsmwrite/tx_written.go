@@ -45,6 +45,17 @@ func WriteStatement(ctx context.Context, st storage.Storage, sch *schema.TableSc
 	return NewTableWrite(ctx, st, sch, base, opts)
 }
 
+// FilesWritten is the number of data files w has written so far.
+func (w *TableWrite) FilesWritten() int {
+	n := 0
+	for _, p := range w.partOrder {
+		for _, bs := range p.buckets {
+			n += len(bs.data.files)
+		}
+	}
+	return n
+}
+
 // writtenTx is the written files of a transaction being committed.
 type writtenTx struct {
 	w  *TableWrite

@@ -57,6 +57,14 @@ var loadedRows atomic.Int64
 // since the process started (tests use it to see the path was taken).
 func LoadedRows() int64 { return loadedRows.Load() }
 
+// aheadFiles counts the data files LOADs wrote before their commit.
+var aheadFiles atomic.Int64
+
+// LoadAheadFiles is the number of data files LOAD DATA statements wrote
+// while they ran, before their commit (writeAhead; tests use it to see
+// the write buffer became files during the statement).
+func LoadAheadFiles() int64 { return aheadFiles.Load() }
+
 // LoadDirect reports whether the session loads through a Loader.
 func LoadDirect(ctx *sql.Context) bool { return switchOn(ctx, LoadDirectVar) }
 
@@ -676,6 +684,7 @@ func (l *Loader) Done(ctx *sql.Context) error {
 		return err
 	}
 	if l.w != nil {
+		aheadFiles.Add(int64(l.w.FilesWritten()))
 		l.tx.mu.Lock()
 		l.tt.written = l.w
 		l.tx.mu.Unlock()
