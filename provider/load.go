@@ -120,6 +120,8 @@ type Loader struct {
 	// w, when set, writes the rows as they come (writeAhead): a full
 	// write buffer becomes level-0 files during the statement.
 	w *lsmwrite.TableWrite
+	// out is the row written to w, reused.
+	out []any
 }
 
 // LoadableTable reports whether LOAD DATA into table can take a Loader:
@@ -187,6 +189,7 @@ func NewLoader(ctx *sql.Context, table sql.Table, fieldCols []string, replace, i
 		if l.w, err = lsmwrite.WriteStatement(ctx, tt.st, tt.sch, lsmwrite.Options{Branch: tt.lt.BranchName()}); err != nil {
 			return nil, mapError(fmt.Errorf("lakesql: table %s: %w", t.name, err))
 		}
+		l.out = make([]any, len(sch))
 	}
 	return l, nil
 }
@@ -261,7 +264,10 @@ func strictChecked(t sql.Type) bool {
 // fields are ignored.
 func (l *Loader) Row(ctx *sql.Context, fields []LoadField) error {
 	l.rows++
-	out := make([]any, len(l.cols))
+	out := l.out // TableWrite.Write copies the row
+	if l.w == nil || out == nil {
+		out = make([]any, len(l.cols)) // kv.PendingWrites keeps it
+	}
 	anySlow := false
 	for i := range l.cols {
 		c := &l.cols[i]
@@ -681,6 +687,11 @@ func ParseCanonicalTime[T string | []byte](b T, dateOnly bool) (time.Time, bool)
 func (l *Loader) Done(ctx *sql.Context) error {
 	loadedRows.Add(l.rows)
 	if err := l.e.StatementComplete(ctx); err != nil {
+		return err
+	}
+	if l.w != nil && l.rows == l.skipped { // nothing to commit
+		err := l.w.Abort(ctx)
+		l.w = nil
 		return err
 	}
 	if l.w != nil {

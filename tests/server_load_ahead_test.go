@@ -137,7 +137,7 @@ func TestLoadAheadEqualsInsertPath(t *testing.T) {
 // became files (a bad value past the first flushes) leaves the table as it
 // was — its rows, and not one file more in the table's folder — in
 // autocommit mode (the files written ahead are deleted) and inside
-// BEGIN … ROLLBACK.
+// BEGIN … ROLLBACK; a LOAD of an empty file changes nothing either.
 func TestLoadAheadFailureLeavesNothing(t *testing.T) {
 	wh, dir := t.TempDir(), t.TempDir()
 	addr := startFilesServer(t, wh, dir)
@@ -159,8 +159,8 @@ func TestLoadAheadFailureLeavesNothing(t *testing.T) {
 		}
 		fmt.Fprintf(&bad, "%d,%d,t%d\n", k, k*2, k)
 	}
-	pGood, pBad := filepath.Join(dir, "good.csv"), filepath.Join(dir, "bad.csv")
-	for p, s := range map[string]string{pGood: good.String(), pBad: bad.String()} {
+	pGood, pBad, pEmpty := filepath.Join(dir, "good.csv"), filepath.Join(dir, "bad.csv"), filepath.Join(dir, "empty.csv")
+	for p, s := range map[string]string{pGood: good.String(), pBad: bad.String(), pEmpty: ""} {
 		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -205,6 +205,13 @@ func TestLoadAheadFailureLeavesNothing(t *testing.T) {
 		}
 		if provider.LoadAheadFiles() != files0 {
 			t.Errorf("%s: a failed LOAD counted files written ahead", ddl)
+		}
+		snaps := snapshotCount(t, conn, "t")
+		if err := load(pEmpty); err != nil {
+			t.Fatal(err)
+		}
+		if got := files(); !slices.Equal(got, before) || snapshotCount(t, conn, "t") != snaps {
+			t.Errorf("%s: a LOAD of an empty file changed the table's folder or snapshots:\nbefore %v\nafter  %v", ddl, before, got)
 		}
 		mustExec(t, conn, "BEGIN")
 		if err := load(pBad); mysqlErrNo(err) != 1366 {
