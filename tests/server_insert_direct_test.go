@@ -243,3 +243,59 @@ func TestInsertDirectEqualsInsertPath(t *testing.T) {
 		t.Errorf("the trials did not cover failing, clean and warning INSERTs: %v", outcomes)
 	}
 }
+
+// TestInsertDirectInTransaction: inside BEGIN … COMMIT a direct INSERT is
+// one statement of the transaction: its rows are read back before the
+// commit, a failing INSERT drops only its own rows (MySQL's statement
+// atomicity), ROLLBACK drops everything, and the commit is one snapshot.
+// Prepared INSERTs with placeholders insert the same rows.
+func TestInsertDirectInTransaction(t *testing.T) {
+	wh, dir := t.TempDir(), t.TempDir()
+	addr := startFilesServer(t, wh, dir)
+	mustExec(t, openWarehouseDB(t, addr, "", ""), "CREATE DATABASE idt")
+	db := openWarehouseDB(t, addr, "idt", "")
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	mustExec(t, conn, "CREATE TABLE t (id INT NOT NULL, s VARCHAR(4), amt DECIMAL(6,2), PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket' = '2')")
+	before := provider.InsertedRows()
+	mustExec(t, conn, "BEGIN", "INSERT INTO t VALUES (1, 'a', 1.5), (2, 'b', -2.25), (3, 'c', NULL)")
+	_, err = conn.ExecContext(ctx, "INSERT INTO t VALUES (10, 'x', 1), (11, 'y', 'z'), (12, 'w', 3)")
+	if mysqlErrNo(err) != 1366 || !strings.Contains(err.Error(), "at row 2") {
+		t.Fatalf("INSERT of a bad amount: %v, want 1366 at row 2", err)
+	}
+	want := "[[1 a 1.50] [2 b -2.25] [3 c NULL]]"
+	if got := queryStrings(t, conn, "SELECT id, s, amt FROM t ORDER BY id"); fmt.Sprint(got) != want {
+		t.Errorf("inside the transaction: %v, want %s", got, want)
+	}
+	mustExec(t, conn, "COMMIT")
+	if got := queryStrings(t, conn, "SELECT id, s, amt FROM t ORDER BY id"); fmt.Sprint(got) != want {
+		t.Errorf("after COMMIT: %v, want %s", got, want)
+	}
+	if n := snapshotCount(t, conn, "t"); n != 1 {
+		t.Errorf("%d snapshots after one transaction, want 1", n)
+	}
+	mustExec(t, conn, "BEGIN", "INSERT INTO t VALUES (4, 'd', 4)", "ROLLBACK")
+	if got := queryStrings(t, conn, "SELECT COUNT(*) FROM t"); got[0][0] != "3" {
+		t.Errorf("after ROLLBACK: %v rows, want 3", got)
+	}
+	if n := provider.InsertedRows() - before; n != 4 {
+		t.Errorf("the direct path inserted %d rows, want 4 (two good INSERTs)", n)
+	}
+	// A prepared INSERT (server-side: COM_STMT_PREPARE/EXECUTE).
+	pdb := openWarehouseDB(t, addr, "idt", "&interpolateParams=false")
+	res, err := pdb.ExecContext(ctx, "INSERT INTO t VALUES (?, ?, ?), (?, ?, ?)", 5, "e", "5.25", 6, nil, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := res.RowsAffected(); n != 2 {
+		t.Errorf("prepared INSERT: %d rows affected, want 2", n)
+	}
+	if got := queryStrings(t, conn, "SELECT id, s, amt FROM t WHERE id >= 5 ORDER BY id"); fmt.Sprint(got) != "[[5 e 5.25] [6 NULL 6.00]]" {
+		t.Errorf("prepared INSERT: %v", got)
+	}
+	t.Logf("prepared INSERT took the direct path: %v", provider.InsertedRows()-before > 4)
+}
