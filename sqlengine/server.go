@@ -187,7 +187,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		if cfg.Embedded {
 			rollForward(ctx, st, time.Time{})
 		} else {
-			s.recovery = startRecovery(ctx, st)
+			s.recovery = startRecovery(ctx, st, pro.Catalog().Clock())
 		}
 	}
 	return s, nil
@@ -201,6 +201,8 @@ func NewEngine(pro *provider.Provider, readOnly bool, pre ...analyzer.Rule) *sql
 	provider.InstallPushdownDMLRule() // single-table UPDATE and DELETE skip the post-analysis rules
 	provider.InstallLoadDirectVariable()
 	installLoadIntoRule() // LOAD DATA into Paimon tables without GMS's per-row INSERT path (loadinto.go)
+	provider.InstallInsertDirectVariable()
+	installInsertValuesRule() // INSERT … VALUES of literals likewise (insertvalues.go)
 	b := analyzer.NewBuilder(pro)
 	b = builtins.Install(b)                                                      // MySQL's answers where GMS's built-ins differ (builtins/)
 	b = b.AddPostAnalyzeRule(builtins.SetOpTypesRuleID, builtins.SetOpTypesRule) // columns of a UNION in a derived table keep the UNION's types
