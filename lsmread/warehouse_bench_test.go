@@ -56,16 +56,16 @@ func BenchmarkAggregateWarehouse(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if len(g.Keys) != 1 {
-					b.Fatalf("%d groups", len(g.Keys))
+				if g.Len() != 1 {
+					b.Fatalf("%d groups", g.Len())
 				}
 				// The three tables hold the same rows.
-				got := fmt.Sprintf("%d rows, sum %d %v", g.Acc[0].N, g.Acc[1].Sum, g.Acc[1].Big)
+				got := fmt.Sprintf("%d rows, sum %d %v", g.N(0, 0), g.Accum(0, 1).Sum, g.Accum(0, 1).Big)
 				if want != "" && got != want {
 					b.Fatalf("%s: %s, another table gave %s", name, got, want)
 				}
 				want = got
-				rows += g.Acc[0].N
+				rows += g.N(0, 0)
 			}
 			cpu := processCPU(b) - cpu0
 			b.ReportMetric(float64(cpu.Nanoseconds())/float64(rows), "cpu-ns/row")
