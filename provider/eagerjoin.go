@@ -37,7 +37,10 @@ const EagerAggregationVar = "lakesql_eager_aggregation"
 // the sum of counts). The result has the GroupBy's schema and the row
 // path's values and types (TestEagerAggregationEqualsRowPath). Outer joins,
 // a D not unique on the join columns, aggregates reading D, DISTINCT
-// aggregates, inexact sums (DOUBLE) and any other shape keep GMS's plan.
+// aggregates, inexact sums (DOUBLE) and any other shape keep GMS's plan;
+// so do a lookup join (the coster chose to probe a side rather than read
+// it) and an F unique on its join columns (its partial groups would be
+// its rows).
 // Run it after PushdownRule and before AggregateRule.
 func EagerAggregationRule(ctx *sql.Context, a *analyzer.Analyzer, node sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	if !vectorizedAggregates(ctx) || !switchOn(ctx, EagerAggregationVar) {
@@ -171,8 +174,12 @@ func newEagerAggregateJoin(gb *plan.GroupBy) *EagerAggregateJoin {
 		return nil
 	}
 	switch j.Op {
-	case plan.JoinTypeInner, plan.JoinTypeHash, plan.JoinTypeLookup, plan.JoinTypeMerge:
+	case plan.JoinTypeInner, plan.JoinTypeHash, plan.JoinTypeMerge:
 	default:
+		// Outer and semi joins change the result; a lookup join is the
+		// coster's choice to probe one side by key rather than read it
+		// (a few outer rows), where reading the fact side whole to
+		// aggregate it would cost more than the join.
 		return nil
 	}
 	l, ok := eagerSide(j.Left())
@@ -222,6 +229,19 @@ func eagerJoin(gb *plan.GroupBy, j *plan.JoinNode, f, d joinSide) *EagerAggregat
 	for _, k := range d.t.sch.PrimaryKeys {
 		if !covered[strings.ToLower(k)] {
 			return nil // D is not unique on the join columns
+		}
+	}
+	if len(f.t.sch.PrimaryKeys) > 0 {
+		fCovered := map[string]bool{}
+		for _, e := range fJoin {
+			fCovered[strings.ToLower(f.t.sch.Fields[f.field(e.(*expression.GetField))].Name)] = true
+		}
+		unique := true
+		for _, k := range f.t.sch.PrimaryKeys {
+			unique = unique && fCovered[strings.ToLower(k)]
+		}
+		if unique {
+			return nil // F's groups would be its rows: nothing to gain
 		}
 	}
 	ej := &EagerAggregateJoin{gb: gb, joinSQL: j.Filter.String(), nJoin: len(fJoin)}
