@@ -313,9 +313,15 @@ func eagerJoin(gb *plan.GroupBy, j *plan.JoinNode, f, d joinSide) *EagerAggregat
 	if fact == nil || len(fact.out) != len(fSel) {
 		return nil
 	}
+	// AVG's partial is its sum (and a COUNT): so computed, and so shown.
+	shown := append([]sql.Expression{}, fSel...)
 	for _, i := range avgs {
 		fact.aggs[i].kind = aggSum
+		if a, ok := fact.aggs[i].expr.(sql.Aggregation); ok && len(a.Children()) == 1 {
+			shown[nFact+i] = aggregation.NewSum(a.Children()[0])
+		}
 	}
+	fact.gb = plan.NewGroupBy(shown, fGroup, f.node)
 	// The kinds of the final aggregates: the partials' (AVG's is a sum).
 	for i := range ej.aggs {
 		a := &ej.aggs[i]
