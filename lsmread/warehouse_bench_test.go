@@ -60,12 +60,13 @@ func BenchmarkAggregateWarehouse(b *testing.B) {
 					b.Fatalf("%d groups", g.Len())
 				}
 				// The three tables hold the same rows.
-				got := fmt.Sprintf("%d rows, sum %d %v", g.N(0, 0), g.Accum(0, 1).Sum, g.Accum(0, 1).Big)
+				n, sum := g.Accum(0, 0).N, g.Accum(0, 1)
+				got := fmt.Sprintf("%d rows, sum %d %v", n, sum.Sum, sum.Big)
 				if want != "" && got != want {
 					b.Fatalf("%s: %s, another table gave %s", name, got, want)
 				}
 				want = got
-				rows += g.N(0, 0)
+				rows += n
 			}
 			cpu := processCPU(b) - cpu0
 			b.ReportMetric(float64(cpu.Nanoseconds())/float64(rows), "cpu-ns/row")
