@@ -207,7 +207,7 @@ func TestAggregateScanEqualsRowPath(t *testing.T) {
 		total++
 	}
 	t.Logf("%d of %d queries ran as an aggregate scan, %d kept their first groups in it (seed %d)", scans, total, tops, seed)
-	if scans < total/3 || tops < 5 {
+	if scans < total/3 || tops < 3 { // ~13 expected of the 80 ordered queries
 		t.Fatalf("only %d of %d queries used the aggregate scan, %d its top groups", scans, total, tops)
 	}
 }
