@@ -118,6 +118,8 @@ type Loader struct {
 	// implicit: a deferred column without a default takes its implicit
 	// default with a warning (no_default.go).
 	implicit bool
+	// values: the rows came from INSERT … VALUES (ValuesRow).
+	values bool
 	// gms and slow are the slow path's scratch row: GMS values, and
 	// which columns still need GMS's conversion.
 	gms  sql.Row
@@ -290,7 +292,26 @@ func (l *Loader) Row(ctx *sql.Context, fields []LoadField) error {
 		anySlow = true
 	}
 	if anySlow {
-		if err := l.slowRow(ctx, fields, out); err != nil {
+		for i := range l.cols {
+			l.gms[i] = nil
+			if !l.slow[i] {
+				continue
+			}
+			v, err := l.cols[i].gmsValue(ctx, fields)
+			if err != nil {
+				return err
+			}
+			l.gms[i] = v
+		}
+	}
+	return l.add(ctx, out, anySlow)
+}
+
+// add finishes a row whose fast columns are in out and whose slow columns'
+// GMS values are in l.gms (anySlow: there are some), and buffers it.
+func (l *Loader) add(ctx *sql.Context, out []any, anySlow bool) error {
+	if anySlow {
+		if err := l.slowRow(ctx, out); err != nil {
 			if errors.Is(err, errSkipRow) {
 				l.skipped++
 				return nil
@@ -318,21 +339,11 @@ func (l *Loader) Row(ctx *sql.Context, fields []LoadField) error {
 	return nil
 }
 
-// slowRow fills the columns marked slow the way GMS's INSERT path does:
-// the value GMS's row holds (the LOAD reader's value or the default), the
-// strict checks of the row, nullability, conversion, the value model.
-func (l *Loader) slowRow(ctx *sql.Context, fields []LoadField, out []any) error {
-	for i := range l.cols {
-		l.gms[i] = nil
-		if !l.slow[i] {
-			continue
-		}
-		v, err := l.cols[i].gmsValue(ctx, fields)
-		if err != nil {
-			return err
-		}
-		l.gms[i] = v
-	}
+// slowRow fills the columns marked slow the way GMS's INSERT path does,
+// from the value GMS's row holds (l.gms: the LOAD reader's value or the
+// default): the strict checks of the row, nullability, conversion, the
+// value model.
+func (l *Loader) slowRow(ctx *sql.Context, out []any) error {
 	for i := range l.cols {
 		c := &l.cols[i]
 		if !l.slow[i] || !c.strict || l.gms[i] == nil {
@@ -498,15 +509,7 @@ func (c *loadCol) fast(b string) (any, bool) {
 		if !ok || i < c.lo || i > c.hi {
 			return nil, false
 		}
-		switch c.root {
-		case schema.TypeTinyInt:
-			return int8(i), true
-		case schema.TypeSmallInt:
-			return int16(i), true
-		case schema.TypeInt:
-			return int32(i), true
-		}
-		return i, true
+		return c.intValue(i), true
 	case loadDecimal:
 		u, ok := plainDecimal(b, c.prec, c.scale)
 		if !ok {
@@ -544,6 +547,19 @@ func (c *loadCol) fast(b string) (any, bool) {
 		return schema.TimestampFromWallClock(tm).Truncate(c.prec), true
 	}
 	return nil, false
+}
+
+// intValue is i (in the column's range) as the column's Paimon value.
+func (c *loadCol) intValue(i int64) any {
+	switch c.root {
+	case schema.TypeTinyInt:
+		return int8(i)
+	case schema.TypeSmallInt:
+		return int16(i)
+	case schema.TypeInt:
+		return int32(i)
+	}
+	return i
 }
 
 // plainFloat: b is -?digits[.digits] (at most 17 digits), text GMS's
@@ -698,7 +714,11 @@ func ParseCanonicalTime[T string | []byte](b T, dateOnly bool) (time.Time, bool)
 
 // Done makes the statement's rows part of the transaction.
 func (l *Loader) Done(ctx *sql.Context) error {
-	loadedRows.Add(l.rows)
+	if l.values {
+		insertedRows.Add(l.rows)
+	} else {
+		loadedRows.Add(l.rows)
+	}
 	if err := l.e.StatementComplete(ctx); err != nil {
 		return err
 	}
