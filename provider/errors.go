@@ -110,6 +110,8 @@ var errorCodes = []struct {
 	{isKind(types.ErrLengthBeyondLimit), mysql.ERDataTooLong, mysql.SSDataTooLong, kindMessage(types.ErrLengthBeyondLimit, tooLongMessage), true},
 	{isKind(sql.ErrValueOutOfRange), mysql.ERWarnDataOutOfRange, mysql.SSDataOutOfRange, kindMessage(sql.ErrValueOutOfRange, outOfRangeMessage), true},
 	{isKind(types.ErrConvertingToTime), mysql.ERTruncatedWrongValue, "22007", kindMessage(types.ErrConvertingToTime, nil), true},
+	// A NOT NULL column without a default left out (no_default.go).
+	{isKind(sql.ErrInsertIntoNonNullableDefaultNullColumn), mysql.ERNoDefaultForField, mysql.SSUnknownSQLState, kindMessage(sql.ErrInsertIntoNonNullableDefaultNullColumn, nil), true},
 	{isKind(sql.ErrInvalidAsOfExpression), mysql.ERWrongArguments, mysql.SSUnknownSQLState, func(error) string { return asOfMessage }, true},
 	// GMS's privilege checks (ErrPrivilegeCheckFailed,
 	// Err{Database,Table}AccessDeniedForUser): MySQL's 1142 and 1044.
@@ -303,6 +305,9 @@ func fromGMSText(msg string) (code int, state, newMsg string, ok bool) {
 	// other temporal types' conversion errors.
 	case gmsBadTime.MatchString(msg):
 		return mysql.ERTruncatedWrongValue, "22007", msg, true
+	// sql.ErrInsertIntoNonNullableDefaultNullColumn (no_default.go).
+	case gmsNoDefault.MatchString(msg):
+		return mysql.ERNoDefaultForField, mysql.SSUnknownSQLState, msg, true
 	// sql.ErrInvalidAsOfExpression.
 	case gmsAsOfStruct.MatchString(msg):
 		return mysql.ERWrongArguments, mysql.SSUnknownSQLState, asOfMessage, true
@@ -322,6 +327,7 @@ var (
 	gmsAsOfStruct = regexp.MustCompile(`(?s)^expression .* cannot be used in AS OF`)
 	gmsOutOfRange = regexp.MustCompile(`(?s)^(.{0,80}).* out of range for (\w+)$`)
 	gmsTooLong    = regexp.MustCompile(`(?s)^string '.*' is too large for column '(.*)'$`)
+	gmsNoDefault  = regexp.MustCompile(`(?s)^Field '.*' doesn't have a default value$`)
 	gmsBadTime    = regexp.MustCompile(`(?s)^Incorrect (date|datetime|time|timestamp) value: `)
 )
 

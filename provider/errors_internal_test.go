@@ -30,6 +30,7 @@ func TestSQLErrorGMSKinds(t *testing.T) {
 		{sql.ErrValueOutOfRange.New(300, "tinyint"), 1264, "22003"},
 		{types.ErrConvertingToTime.New("2026-13-45"), 1292, "22007"},
 		{sql.ErrInvalidAsOfExpression.New("(1, 2)"), 1210, "HY000"},
+		{sql.ErrInsertIntoNonNullableDefaultNullColumn.New("b"), 1364, "HY000"},
 		{sql.ErrRenameTableNotSupported.New("db"), 1235, "42000"},
 		{sql.ErrReadOnly.New(), 1290, "HY000"},
 		{sql.ErrPrivilegeCheckFailed.New("'bob'@'%'"), 1142, "42000"},

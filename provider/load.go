@@ -3,6 +3,7 @@ package provider
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -10,11 +11,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/vt/proto/query"
 
 	"github.com/lakesql/lakesql/internal/kv"
 	"github.com/lakesql/lakesql/internal/schema"
+	"github.com/lakesql/lakesql/lsmwrite"
 )
 
 // LOAD DATA into a Paimon table without GMS's per-row INSERT path. The
@@ -54,6 +57,14 @@ var loadedRows atomic.Int64
 // since the process started (tests use it to see the path was taken).
 func LoadedRows() int64 { return loadedRows.Load() }
 
+// aheadFiles counts the data files LOADs wrote before their commit.
+var aheadFiles atomic.Int64
+
+// LoadAheadFiles is the number of data files LOAD DATA statements wrote
+// while they ran, before their commit (writeAhead; tests use it to see
+// the write buffer became files during the statement).
+func LoadAheadFiles() int64 { return aheadFiles.Load() }
+
 // LoadDirect reports whether the session loads through a Loader.
 func LoadDirect(ctx *sql.Context) bool { return switchOn(ctx, LoadDirectVar) }
 
@@ -89,6 +100,8 @@ type loadCol struct {
 	root   schema.TypeRoot
 	// deferred: GMS's plan expects the column to take its default.
 	deferred bool
+	// warned: the statement's Warning 1364 for the column is out.
+	warned bool
 }
 
 // Loader writes the rows of one LOAD DATA statement into a table.
@@ -104,10 +117,18 @@ type Loader struct {
 	replace bool
 	// values: the rows came from INSERT … VALUES (ValuesRow).
 	values bool
+	// implicit: a deferred column without a default takes its implicit
+	// default with a warning (no_default.go).
+	implicit bool
 	// gms and slow are the slow path's scratch row: GMS values, and
 	// which columns still need GMS's conversion.
 	gms  sql.Row
 	slow []bool
+	// w, when set, writes the rows as they come (writeAhead): a full
+	// write buffer becomes level-0 files during the statement.
+	w *lsmwrite.TableWrite
+	// out is the row written to w, reused.
+	out []any
 }
 
 // LoadableTable reports whether LOAD DATA into table can take a Loader:
@@ -155,7 +176,7 @@ func NewLoader(ctx *sql.Context, table sql.Table, fieldCols []string, replace, i
 		return nil, err
 	}
 	sch := t.Schema()
-	l := &Loader{e: e, tx: tx, tt: tt, ignore: ignore, replace: replace, cols: make([]loadCol, len(sch)), gms: make(sql.Row, len(sch)), slow: make([]bool, len(sch))}
+	l := &Loader{e: e, tx: tx, tt: tt, ignore: ignore, replace: replace, implicit: implicitDefaults(ctx, ignore), cols: make([]loadCol, len(sch)), gms: make(sql.Row, len(sch)), slow: make([]bool, len(sch))}
 	for i, c := range sch {
 		l.cols[i] = loadCol{col: c, field: -1, strict: strictChecked(c.Type), root: t.sch.Fields[i].Type.Root, deferred: deferred(i)}
 	}
@@ -169,7 +190,37 @@ func NewLoader(ctx *sql.Context, table sql.Table, fieldCols []string, replace, i
 	for i := range l.cols {
 		l.cols[i].setKind(&t.sch.Fields[i].Type)
 	}
+	if ok, err := writeAhead(ctx, tx, tt); err != nil {
+		return nil, err
+	} else if ok {
+		if l.w, err = lsmwrite.WriteStatement(ctx, tt.st, tt.sch, lsmwrite.Options{Branch: tt.lt.BranchName()}); err != nil {
+			return nil, mapError(fmt.Errorf("lakesql: table %s: %w", t.name, err))
+		}
+		l.out = make([]any, len(sch))
+	}
 	return l, nil
+}
+
+// writeAhead reports whether a LOAD writes its rows to files as they come
+// (lsmwrite.WriteStatement) instead of buffering them in the transaction:
+// when it is the statement of an autocommit transaction (nothing reads its
+// rows before the commit) and the first write to a primary-key table
+// without changelog-producer=input (whose changelog is the raw input, which
+// a commit on a newer snapshot could not write again from merged files).
+func writeAhead(ctx *sql.Context, tx *Transaction, tt *txTable) (bool, error) {
+	if ctx.GetIgnoreAutoCommit() || !tt.sch.IsPrimaryKeyTable() {
+		return false, nil
+	}
+	if auto, err := plan.IsSessionAutocommit(ctx); err != nil || !auto {
+		return false, err
+	}
+	core, err := tt.sch.Options.Core()
+	if err != nil || core.ChangelogProducer == schema.ChangelogProducerInput {
+		return false, nil
+	}
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	return tt.pending.Len() == 0 && !tt.pending.ReadKeys() && tt.overwrite == nil && tt.written == nil && tt.broken == nil, nil
 }
 
 // setKind picks the column's fast path (loadSlow when there is none).
@@ -220,7 +271,10 @@ func strictChecked(t sql.Type) bool {
 // fields are ignored.
 func (l *Loader) Row(ctx *sql.Context, fields []LoadField) error {
 	l.rows++
-	out := make([]any, len(l.cols))
+	out := l.out // TableWrite.Write copies the row
+	if l.w == nil || out == nil {
+		out = make([]any, len(l.cols)) // kv.PendingWrites keeps it
+	}
 	anySlow := false
 	for i := range l.cols {
 		c := &l.cols[i]
@@ -271,9 +325,14 @@ func (l *Loader) add(ctx *sql.Context, out []any, anySlow bool) error {
 	if err := chargeRow(ctx, out); err != nil { // observe.go
 		return err
 	}
-	l.tx.mu.Lock()
-	err := l.tt.pending.Add(kv.Insert, out, false)
-	l.tx.mu.Unlock()
+	var err error
+	if l.w != nil {
+		err = l.w.Write(ctx, kv.Insert, out)
+	} else {
+		l.tx.mu.Lock()
+		err = l.tt.pending.Add(kv.Insert, out, false)
+		l.tx.mu.Unlock()
+	}
 	if err != nil {
 		return mapError(fmt.Errorf("lakesql: table %s: %w", l.e.t.name, err))
 	}
@@ -299,6 +358,14 @@ func (l *Loader) slowRow(ctx *sql.Context, out []any) error {
 	for i := range l.cols {
 		c := &l.cols[i]
 		if !l.slow[i] || l.gms[i] != nil || c.col.Nullable {
+			continue
+		}
+		if c.deferred && l.implicit {
+			l.gms[i] = c.col.Type.Zero()
+			if !c.warned {
+				c.warned = true
+				warnNoDefault(ctx, c.col.Name)
+			}
 			continue
 		}
 		if l.ignore {
@@ -652,11 +719,35 @@ func (l *Loader) Done(ctx *sql.Context) error {
 	} else {
 		loadedRows.Add(l.rows)
 	}
-	return l.e.StatementComplete(ctx)
+	if err := l.e.StatementComplete(ctx); err != nil {
+		return err
+	}
+	if l.w != nil && l.rows == l.skipped { // nothing to commit
+		err := l.w.Abort(ctx)
+		l.w = nil
+		return err
+	}
+	if l.w != nil {
+		aheadFiles.Add(int64(l.w.FilesWritten()))
+		l.tx.mu.Lock()
+		l.tt.written = l.w
+		l.tx.mu.Unlock()
+		l.w = nil
+	}
+	return nil
 }
 
-// Discard drops the statement's rows (the statement failed).
-func (l *Loader) Discard(ctx *sql.Context) { _ = l.e.DiscardChanges(ctx, nil) }
+// Discard drops the statement's rows (the statement failed), deleting the
+// files it wrote.
+func (l *Loader) Discard(ctx *sql.Context) {
+	_ = l.e.DiscardChanges(ctx, nil)
+	if l.w != nil {
+		if err := l.w.Abort(ctx); err != nil {
+			slog.Warn("delete the files of a failed LOAD DATA", "table", l.e.t.name, "err", err)
+		}
+		l.w = nil
+	}
+}
 
 // Rows is the number of rows read so far.
 func (l *Loader) Rows() int64 { return l.rows }

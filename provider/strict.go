@@ -72,7 +72,7 @@ func StrictRule(ctx *sql.Context, a *analyzer.Analyzer, node sql.Node, scope *pl
 			if err != nil {
 				return nil, transform.SameTree, err
 			}
-			out, same, err := strictInsert(m)
+			out, same, err := strictInsert(ctx, m)
 			if err == nil && marked {
 				same = transform.NewTree
 			}
@@ -90,7 +90,7 @@ func StrictRule(ctx *sql.Context, a *analyzer.Analyzer, node sql.Node, scope *pl
 	})
 }
 
-func strictInsert(n *plan.InsertInto) (sql.Node, transform.TreeIdentity, error) {
+func strictInsert(ctx *sql.Context, n *plan.InsertInto) (sql.Node, transform.TreeIdentity, error) {
 	changed := false
 	out := n
 	if p, ok := n.Source.(*plan.Project); ok {
@@ -98,9 +98,13 @@ func strictInsert(n *plan.InsertInto) (sql.Node, transform.TreeIdentity, error) 
 		if len(p.Projections) == len(dst) {
 			rows := new(atomic.Int64)
 			exprs := make([]sql.Expression, len(p.Projections))
+			implicit := !n.DeferredDefaults.Empty() && implicitDefaults(ctx, n.Ignore)
 			for i, e := range p.Projections {
+				if implicit && n.DeferredDefaults.Contains(i) && !hasImplicitDefault(e) {
+					e = &implicitDefault{col: dst[i]} // no_default.go
+				}
 				exprs[i] = wrapStrict(e, dst[i], rows, i == 0, n.Ignore)
-				changed = changed || exprs[i] != e
+				changed = changed || exprs[i] != p.Projections[i]
 			}
 			// INSERT … VALUES: the projections read the Values node, whose
 			// tuples hold the expressions; integer arithmetic there is

@@ -31,6 +31,8 @@ import (
 // one at a time.
 type Catalog struct {
 	st storage.Storage
+	// clock is the store's clock: a drop marker's age is judged by it.
+	clock *storage.Clock
 	// ddl serializes create and drop in this process.
 	ddl sync.Mutex
 
@@ -80,7 +82,7 @@ const (
 // NewCatalog returns the catalog of the warehouse rooted at st. It does no
 // I/O.
 func NewCatalog(st storage.Storage) *Catalog {
-	c := &Catalog{st: st}
+	c := &Catalog{st: st, clock: storage.NewClock(st)}
 	c.names.tables = map[string]*cachedNames{}
 	return c
 }
@@ -88,15 +90,22 @@ func NewCatalog(st storage.Storage) *Catalog {
 // Storage is the warehouse storage.
 func (c *Catalog) Storage() storage.Storage { return c.st }
 
+// Clock is the warehouse store's clock (its probe objects go to the
+// private folder, where RemoveWarehouseTemporaries deletes a crashed
+// writer's).
+func (c *Catalog) Clock() *storage.Clock { return c.clock }
+
 // TableStorage is the storage rooted at the folder of table db.name (stored
 // spellings).
 func (c *Catalog) TableStorage(db, name string) storage.Storage {
 	return c.st.Sub(db + DatabaseSuffix + "/" + name)
 }
 
-// TableLocation is the URL of a table's folder: <warehouse>/<db>.db/<table>.
+// TableLocation is the URL of a table's folder: <warehouse>/<db>.db/<table>,
+// the warehouse URL's options (a query such as ?fsync=false) kept at its
+// end: the URL of the table's storage.
 func (c *Catalog) TableLocation(db, name string) string {
-	return strings.TrimSuffix(c.st.URL(), "/") + "/" + db + DatabaseSuffix + "/" + name
+	return c.TableStorage(db, name).URL()
 }
 
 // ListDatabases lists the database names of the warehouse.
@@ -391,7 +400,7 @@ func deleteAll(ctx context.Context, st storage.Storage, prefix string) error {
 // sweep deletes what it listed only when no schema exists after the
 // listing ended; else that table is dropped too, schemas first, and the
 // folder listed again: nothing is deleted from a table that has a schema.
-func deleteTableFiles(ctx context.Context, st storage.Storage) (err error) {
+func deleteTableFiles(ctx context.Context, st storage.Storage, clock *storage.Clock) (err error) {
 	m, err := writeDroppingMarker(ctx, st)
 	if err != nil {
 		return err
@@ -416,7 +425,6 @@ func deleteTableFiles(ctx context.Context, st storage.Storage) (err error) {
 		}
 		var paths []string
 		var markers []storage.ObjectInfo
-		var clock storeClock
 		schemas = schemas[:0]
 		for obj, err := range st.List(ctx, "") {
 			if err != nil {
@@ -426,7 +434,6 @@ func deleteTableFiles(ctx context.Context, st storage.Storage) (err error) {
 			case isSchemaPath(obj.Path):
 				schemas = append(schemas, obj.Path)
 			case obj.Path == m.path:
-				clock = m.clock(obj)
 			case isDroppingMarker(obj.Path):
 				markers = append(markers, obj)
 			default:
@@ -434,7 +441,7 @@ func deleteTableFiles(ctx context.Context, st storage.Storage) (err error) {
 			}
 		}
 		for _, mk := range markers {
-			if !liveAt(mk, clock.now()) { // other running drops' markers stay
+			if !liveMarker(ctx, clock, mk) { // other running drops' markers stay
 				paths = append(paths, mk.Path)
 			}
 		}
@@ -530,7 +537,7 @@ func (c *Catalog) dropTableFiles(ctx context.Context, db, name string) error {
 	st := c.TableStorage(db, name)
 	_, unlock := LockCommits(ctx, []string{CommitLockKey(st, MainBranch)})
 	defer unlock()
-	return deleteTableFiles(ctx, st)
+	return deleteTableFiles(ctx, st, c.clock)
 }
 
 // clearLeftovers deletes what a folder that is not a table holds (the
@@ -544,9 +551,8 @@ func (c *Catalog) dropTableFiles(ctx context.Context, db, name string) error {
 // the folder runs (a live dropping marker) it waits for the drop to end:
 // the drop deletes what it finds after the schemas, which would include
 // the new table's files.
-func clearLeftovers(ctx context.Context, st storage.Storage, name string) error {
+func clearLeftovers(ctx context.Context, st storage.Storage, clock *storage.Clock, name string) error {
 	var paths []string
-	mc := &markerClock{st: st}
 	for {
 		paths = paths[:0]
 		busy := false
@@ -558,11 +564,7 @@ func clearLeftovers(ctx context.Context, st storage.Storage, name string) error 
 				return nameErr(ErrTableExists, name, "table %s already exists", name)
 			}
 			if !busy {
-				live, err := mc.live(ctx, obj)
-				if err != nil {
-					return err
-				}
-				busy = live
+				busy = liveMarker(ctx, clock, obj)
 			}
 			paths = append(paths, obj.Path)
 		}
@@ -571,7 +573,7 @@ func clearLeftovers(ctx context.Context, st storage.Storage, name string) error 
 			// them wrote its marker before, and it shows now unless that
 			// drop has ended.
 			var err error
-			if busy, err = dropInProgress(ctx, st, mc); err != nil {
+			if busy, err = dropInProgress(ctx, st, clock); err != nil {
 				return err
 			}
 		}
@@ -613,10 +615,9 @@ func waitDropPoll(ctx context.Context, name string) error {
 // drops the new table too (whole, schemas first) or leaves it; either way
 // the table's first statements do not run while the drop sweeps (a
 // statement that did would fail with 1146 and take its files back).
-func awaitDrop(ctx context.Context, st storage.Storage, name string) error {
-	mc := &markerClock{st: st}
+func awaitDrop(ctx context.Context, st storage.Storage, clock *storage.Clock, name string) error {
 	for {
-		busy, err := dropInProgress(ctx, st, mc)
+		busy, err := dropInProgress(ctx, st, clock)
 		if err != nil || !busy {
 			return err
 		}
@@ -725,7 +726,7 @@ func (c *Catalog) CreateTable(ctx context.Context, db, name string, in *schema.T
 		hadMarker = true
 	}
 	tst := c.TableStorage(realDB, name)
-	if err := clearLeftovers(ctx, tst, name); err != nil {
+	if err := clearLeftovers(ctx, tst, c.clock, name); err != nil {
 		if errors.Is(err, ErrTableExists) {
 			return exists()
 		}
@@ -739,7 +740,7 @@ func (c *Catalog) CreateTable(ctx context.Context, db, name string, in *schema.T
 			return exists()
 		}
 		if gone, xerr := c.st.Exists(ctx, dropping); xerr == nil && gone { // a DROP DATABASE deleted the schema's temp file
-			_ = deleteTableFiles(context.WithoutCancel(ctx), tst)
+			_ = deleteTableFiles(context.WithoutCancel(ctx), tst, c.clock)
 			return nameErr(ErrDatabaseNotFound, db, "database %s was dropped while the table was created", db)
 		}
 		return fmt.Errorf("snapshot: create table %s.%s: %w", realDB, name, err)
@@ -754,7 +755,7 @@ func (c *Catalog) CreateTable(ctx context.Context, db, name string, in *schema.T
 	markerNow, err2 := c.st.Exists(ctx, marker)
 	if err1 == nil && err2 == nil && (droppingNow || (hadMarker && !markerNow)) {
 		ctx := context.WithoutCancel(ctx)
-		_ = deleteTableFiles(ctx, tst)
+		_ = deleteTableFiles(ctx, tst, c.clock)
 		removeEmptyDirs(ctx, c.st, realDB+DatabaseSuffix+"/"+name)
 		removeEmptyDirs(ctx, c.st, realDB+DatabaseSuffix)
 		return nameErr(ErrDatabaseNotFound, db, "database %s was dropped while the table was created", db)
@@ -762,7 +763,7 @@ func (c *Catalog) CreateTable(ctx context.Context, db, name string, in *schema.T
 	// The table is created: waiting for a drop is a courtesy to its first
 	// statements, and its end (the statement killed, a storage error)
 	// changes nothing.
-	_ = awaitDrop(ctx, tst, name)
+	_ = awaitDrop(ctx, tst, c.clock, name)
 	return nil
 }
 

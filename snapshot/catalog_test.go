@@ -3,6 +3,8 @@ package snapshot_test
 import (
 	"context"
 	"errors"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/lakesql/lakesql/internal/schema"
@@ -112,5 +114,67 @@ func TestCatalogErrors(t *testing.T) {
 	}
 	if err := c.DropTable(ctx, "default", "x", true); err != nil {
 		t.Errorf("IF EXISTS: %v", err)
+	}
+}
+
+// TestTableLocationKeepsTheURLQueryAtItsEnd: a warehouse URL with options
+// (file:///wh?fsync=false, s3://b/p?endpoint=…) gives table locations with
+// the options at the end (not file:///wh?fsync=false/default.db/dd), which
+// open the table's folder again; CREATE TABLE accepts its own location as
+// 'path', with or without the options, and names it whole when it refuses
+// another.
+func TestTableLocationKeepsTheURLQueryAtItsEnd(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.ToSlash(t.TempDir())
+	for _, tc := range []struct{ url, want string }{
+		{"file://" + dir + "?fsync=false", "file://" + dir + "/default.db/dd?fsync=false"},
+		{"file://" + dir, "file://" + dir + "/default.db/dd"},
+		{"s3://bucket/wh?endpoint=http://127.0.0.1:1&region=us-east-1&use_path_style=true", "s3://bucket/wh/default.db/dd?endpoint=http://127.0.0.1:1&region=us-east-1&use_path_style=true"},
+	} {
+		st, err := storage.Open(ctx, tc.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		c := snapshot.NewCatalog(st)
+		if got := c.TableLocation("default", "dd"); got != tc.want {
+			t.Errorf("%s: TableLocation = %s, want %s", tc.url, got, tc.want)
+		}
+		if !strings.HasPrefix(tc.url, "file:") {
+			continue
+		}
+		// The location opens the table's folder.
+		if err := c.CreateTable(ctx, "default", "dd", oneColumn(), false); err != nil {
+			t.Fatal(err)
+		}
+		tst, err := storage.Open(ctx, c.TableLocation("default", "dd"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok, err := tst.Exists(ctx, "schema/schema-0"); err != nil || !ok {
+			t.Errorf("%s: the table's location %s does not hold its schema (%v)", tc.url, c.TableLocation("default", "dd"), err)
+		}
+		tst.Close()
+		loc := c.TableLocation("default", "t2")
+		bare, _, _ := strings.Cut(loc, "?")
+		for _, p := range []string{loc, loc + "/", bare, bare + "/"} {
+			in := oneColumn()
+			in.Options = schema.Options{"path": p}
+			if err := c.CreateTable(ctx, "default", "t2", in, false); err != nil {
+				t.Errorf("%s: CREATE TABLE with its own location %s as 'path': %v", tc.url, p, err)
+			}
+			if err := c.DropTable(ctx, "default", "t2", false); err != nil {
+				t.Fatal(err)
+			}
+		}
+		in := oneColumn()
+		in.Options = schema.Options{"path": "file:///elsewhere/t2"}
+		err = c.CreateTable(ctx, "default", "t2", in, false)
+		if err == nil || !strings.Contains(err.Error(), " lives at "+loc+";") {
+			t.Errorf("%s: CREATE TABLE at another path: %v, want an error naming the location %s", tc.url, err, loc)
+		}
+		if err := c.DropTable(ctx, "default", "dd", false); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

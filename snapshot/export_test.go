@@ -1,5 +1,11 @@
 package snapshot
 
+import (
+	"context"
+
+	"github.com/lakesql/lakesql/internal/storage"
+)
+
 // ForgetLayout drops what s remembers about the file it was decoded from,
 // so that it encodes like a snapshot built in Go.
 func ForgetLayout(s *Snapshot) { s.layout = nil }
@@ -32,5 +38,7 @@ func DropCaches() {
 
 // DeleteTableFiles is the drop of a table folder (DROP TABLE's, without
 // the catalog's name checks and commit lock: what another server's drop
-// does to the folder).
-var DeleteTableFiles = deleteTableFiles
+// does to the folder), judging other drops' markers by the clock of st.
+func DeleteTableFiles(ctx context.Context, st storage.Storage) error {
+	return deleteTableFiles(ctx, st, storage.NewClock(st))
+}

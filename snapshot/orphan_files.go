@@ -29,7 +29,8 @@ const maxOrphanPaths = 1000
 // changelog and extra files in the bucket folders, manifests, manifest
 // lists, index manifests, index and statistics files, stray files in
 // the snapshot and changelog folders of every branch (see usedFiles for
-// what counts as referenced), and the local store's hidden temporary
+// what counts as referenced), the clock probes earlier lakesql versions
+// left at the top of the table folder, and the local store's hidden temporary
 // files in any folder of the table (Java deletes those of the folders it
 // lists, as they are unreferenced; lakesql also those of the schema, tag
 // and branch folders). Every branch must have a schema, else nothing is
@@ -106,6 +107,8 @@ func RemoveOrphanFiles(ctx context.Context, st storage.Storage, olderThan time.T
 		}
 		if isPaimonFile(info.Path, nParts) && old(info) {
 			candidates = append(candidates, info)
+		} else if strings.HasPrefix(info.Path, legacyClockProbePrefix) && old(info) {
+			remove(info)
 		}
 	}
 	var used used
@@ -134,6 +137,13 @@ func RemoveOrphanFiles(ctx context.Context, st storage.Storage, olderThan time.T
 	}
 	return res, nil
 }
+
+// legacyClockProbePrefix starts the name of the empty probe object lakesql
+// before the warehouse's one store clock (storage.Clock, whose probes go to
+// the private folder) wrote at the top of a table folder to read the
+// store's time, ".lakesql-clock-<uuid>": one whose CREATE TABLE was killed
+// before deleting it is an orphan.
+const legacyClockProbePrefix = ".lakesql-clock-"
 
 // used are the names of the files some snapshot, tag or long-lived
 // changelog of a table references (file names carry a UUID, so a name

@@ -118,3 +118,46 @@ func TestOrphanFilesRemovesOldTemporaryFiles(t *testing.T) {
 	}
 	m.verify()
 }
+
+// TestOrphanFilesRemovesOldClockProbes: the empty clock probe an earlier
+// lakesql's CREATE TABLE wrote at the top of the table folder
+// (".lakesql-clock-<uuid>") and was killed before deleting is an orphan:
+// cleaning deletes it once older than its guard and leaves a younger one
+// and a drop's marker.
+func TestOrphanFilesRemovesOldClockProbes(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, err := storage.Open(ctx, "file://"+filepath.ToSlash(dir)+"?fsync=false")
+	if err != nil {
+		t.Fatal(err)
+	}
+	newTestTable(t, st)
+	guard := time.Now().Add(-24 * time.Hour)
+	files := map[string]time.Time{
+		".lakesql-clock-old":                    guard.Add(-time.Hour),
+		".lakesql-clock-young":                  guard.Add(time.Hour),
+		snapshot.TableDroppingPrefix + "marker": guard.Add(-time.Hour),
+	}
+	for name, mod := range files {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, mod, mod); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := snapshot.RemoveOrphanFiles(ctx, st, guard, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Paths, []string{".lakesql-clock-old"}) {
+		t.Errorf("the cleaning deleted %v, want the old clock probe", res.Paths)
+	}
+	for name := range files {
+		_, err := os.Stat(filepath.Join(dir, name))
+		if gone := err != nil; gone != (name == ".lakesql-clock-old") {
+			t.Errorf("%s: gone %v after the cleaning", name, gone)
+		}
+	}
+}

@@ -33,87 +33,26 @@ const (
 // isDroppingMarker says p (relative to a table) is a drop's marker.
 func isDroppingMarker(p string) bool { return strings.HasPrefix(p, TableDroppingPrefix) }
 
-// clockProbePrefix starts the name of the empty object a CREATE writes
-// (and deletes at once) to read the store's clock: ".lakesql-clock-<uuid>".
-const clockProbePrefix = ".lakesql-clock-"
-
-// storeClock is the store's clock: a marker's age is its modification
-// time (the store's) against the store's now, not the local clock, which
-// on another host or against an object store may be off by more than
-// dropStale. The zero value is the local clock.
-type storeClock struct {
-	at    time.Time // the store's time of a write
-	local time.Time // the local (monotonic) time of the same write
-}
-
-func (c storeClock) now() time.Time {
-	if c.at.IsZero() {
-		return time.Now()
-	}
-	return c.at.Add(time.Since(c.local))
-}
-
-// readStoreClock writes an empty probe object into the table folder st,
-// takes its modification time and deletes it. A store without
-// modification times, or a probe another writer deleted first, gives the
-// local clock.
-func readStoreClock(ctx context.Context, st storage.Storage) (storeClock, error) {
-	p := clockProbePrefix + uuid.NewString()
-	local := time.Now()
-	if err := st.WriteAll(ctx, p, nil); err != nil {
-		return storeClock{}, err
-	}
-	defer func() { _ = st.Delete(context.WithoutCancel(ctx), p) }()
-	for obj, err := range st.List(ctx, p) {
-		if err != nil {
-			return storeClock{}, err
-		}
-		if obj.Path == p && !obj.ModTime.IsZero() {
-			return storeClock{at: obj.ModTime, local: local}, nil
-		}
-	}
-	return storeClock{}, nil
-}
-
-// markerClock reads the store's clock once, when a marker is to be judged.
-type markerClock struct {
-	st    storage.Storage
-	clock *storeClock
-}
-
-// live says obj is a drop's marker whose drop still runs: modified less
-// than dropStale ago on the store's clock (a store without modification
-// times counts every marker as live).
-func (m *markerClock) live(ctx context.Context, obj storage.ObjectInfo) (bool, error) {
+// liveMarker says obj is a drop's marker whose drop still runs: modified
+// less than dropStale ago on the store's clock (clock: its modification
+// time is the store's, and the store's clock may be off the local one by
+// more than dropStale). A store without modification times counts every
+// marker as live.
+func liveMarker(ctx context.Context, clock *storage.Clock, obj storage.ObjectInfo) bool {
 	if !isDroppingMarker(obj.Path) {
-		return false, nil
+		return false
 	}
-	if obj.ModTime.IsZero() {
-		return true, nil
-	}
-	if m.clock == nil {
-		c, err := readStoreClock(ctx, m.st)
-		if err != nil {
-			return false, err
-		}
-		m.clock = &c
-	}
-	return liveAt(obj, m.clock.now()), nil
-}
-
-// liveAt says marker obj is younger than dropStale at now.
-func liveAt(obj storage.ObjectInfo, now time.Time) bool {
-	return obj.ModTime.IsZero() || now.Sub(obj.ModTime) < dropStale
+	return obj.ModTime.IsZero() || clock.Now(ctx).Sub(obj.ModTime) < dropStale
 }
 
 // dropInProgress says the table folder st holds a live drop marker.
-func dropInProgress(ctx context.Context, st storage.Storage, mc *markerClock) (bool, error) {
+func dropInProgress(ctx context.Context, st storage.Storage, clock *storage.Clock) (bool, error) {
 	for obj, err := range st.List(ctx, TableDroppingPrefix) {
 		if err != nil {
 			return false, err
 		}
-		if live, err := mc.live(ctx, obj); err != nil || live {
-			return live, err
+		if liveMarker(ctx, clock, obj) {
+			return true, nil
 		}
 	}
 	return false, nil
@@ -148,15 +87,6 @@ func (m *droppingMarker) refresh(ctx context.Context) error {
 	}
 	m.wrote = wrote
 	return nil
-}
-
-// clock is the store's clock as the drop's own marker, listed as obj,
-// tells it (its modification time is the store's time of the last write).
-func (m *droppingMarker) clock(own storage.ObjectInfo) storeClock {
-	if own.ModTime.IsZero() {
-		return storeClock{}
-	}
-	return storeClock{at: own.ModTime, local: m.wrote}
 }
 
 // remove deletes the marker, also when the drop's context is done.

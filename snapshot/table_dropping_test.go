@@ -12,6 +12,7 @@ import (
 
 	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/internal/storage"
+	"github.com/lakesql/lakesql/internal/storage/storagetest"
 	"github.com/lakesql/lakesql/snapshot"
 	"github.com/lakesql/lakesql/snapshot/manifest"
 )
@@ -195,11 +196,7 @@ func TestDropMarkerOnSkewedStoreClock(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			st := storage.NewFaulty(base, &storage.Injector{Listed: func(_ storage.Op, obj storage.ObjectInfo) storage.ObjectInfo {
-				obj.ModTime = obj.ModTime.Add(skew)
-				return obj
-			}})
-			c := snapshot.NewCatalog(st)
+			c := snapshot.NewCatalog(storagetest.Skewed{Storage: base, Skew: skew})
 			p := "default.db/dd/" + snapshot.TableDroppingPrefix + "x"
 			if err := base.WriteAll(ctx, p, nil); err != nil {
 				t.Fatal(err)
@@ -229,5 +226,68 @@ func TestDropMarkerOnSkewedStoreClock(t *testing.T) {
 				t.Fatalf("the crashed drop's marker is still there (%v)", err)
 			}
 		})
+	}
+}
+
+// TestCrashedCreateClockProbeIsCleanedUp: a CREATE TABLE that judges a
+// drop's marker reads the store's clock with a probe object; one whose
+// process dies between writing the probe and deleting it leaves the probe
+// in lakesql's private folder, where the warehouse clean-up deletes it
+// once old, and nothing at the top of the table folder (where orphan
+// cleaning does not look).
+func TestCrashedCreateClockProbeIsCleanedUp(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	base, err := storage.Open(ctx, "file://"+filepath.ToSlash(dir)+"?fsync=false")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := "default.db/dd/" + snapshot.TableDroppingPrefix + "crashed"
+	if err := base.WriteAll(ctx, p, nil); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(filepath.Join(dir, filepath.FromSlash(p)), old, old); err != nil {
+		t.Fatal(err)
+	}
+	var probe atomic.Pointer[string]
+	st := storage.NewFaulty(base, &storage.Injector{Decide: func(op storage.Op) storage.Fault {
+		switch {
+		case op.Kind == storage.OpWriteAll && strings.Contains(op.Path, "clock"):
+			probe.Store(&op.Path)
+		case op.Kind == storage.OpDelete && probe.Load() != nil && op.Path == *probe.Load():
+			return storage.CrashBefore // the process dies before the probe's delete
+		}
+		return storage.NoFault
+	}})
+	c := snapshot.NewCatalog(st)
+	if err := c.CreateTable(ctx, "default", "dd", oneColumn(), false); err == nil {
+		t.Fatal("CREATE TABLE succeeded although its process died")
+	}
+	if probe.Load() == nil {
+		t.Fatal("no clock probe was written: the test does not test")
+	}
+	var top []string
+	for info, err := range base.List(ctx, "default.db/") {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rest := strings.TrimPrefix(info.Path, "default.db/dd/"); !strings.Contains(rest, "/") && rest != snapshot.TableDroppingPrefix+"crashed" {
+			top = append(top, info.Path)
+		}
+	}
+	if len(top) > 0 {
+		t.Errorf("the crashed CREATE left %v at the top of the table folder", top)
+	}
+	// An hour later by the store's clock the warehouse clean-up removes it.
+	removed, err := snapshot.RemoveWarehouseTemporaries(ctx, base, time.Now().Add(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(removed) != 1 || removed[0] != *probe.Load() {
+		t.Errorf("the warehouse clean-up removed %v, want the probe %s", removed, *probe.Load())
+	}
+	if ok, err := base.Exists(ctx, *probe.Load()); err != nil || ok {
+		t.Errorf("the probe %s is still there (%v)", *probe.Load(), err)
 	}
 }

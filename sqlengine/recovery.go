@@ -49,10 +49,10 @@ func removeTemporaries(ctx context.Context, st storage.Storage, clock *storage.C
 
 // startRecovery runs the start-up pass, then the periodic one in the
 // background until stopRecovery; temporary files left outside the tables
-// are removed on start-up and then every snapshot.WarehouseTempAge.
-func startRecovery(ctx context.Context, st storage.Storage) *recovery {
+// are removed on start-up and then every snapshot.WarehouseTempAge. Ages
+// are judged by clock, the warehouse store's (the catalog's).
+func startRecovery(ctx context.Context, st storage.Storage, clock *storage.Clock) *recovery {
 	rollForward(ctx, st, time.Time{})
-	clock := storage.NewClock(st)
 	removeTemporaries(ctx, st, clock)
 	r := &recovery{st: st, stop: make(chan struct{})}
 	r.done.Add(1)

@@ -187,7 +187,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		if cfg.Embedded {
 			rollForward(ctx, st, time.Time{})
 		} else {
-			s.recovery = startRecovery(ctx, st)
+			s.recovery = startRecovery(ctx, st, pro.Catalog().Clock())
 		}
 	}
 	return s, nil
@@ -213,7 +213,8 @@ func NewEngine(pro *provider.Provider, readOnly bool, pre ...analyzer.Rule) *sql
 	b = b.AddPostAnalyzeRule(provider.LookupKeyRuleID, provider.LookupKeyRule)
 	b = b.AddPostAnalyzeRule(builtins.FixedDecimalsRuleID, builtins.FixedDecimalsRule) // ROUND(x, 2) of a DOUBLE prints 2 decimals
 	b = b.AddPostAnalyzeRule(ResultSchemaRuleID, ResultSchemaRule)
-	b = b.AddPostAnalyzeRule(TopNRuleID, topNThroughProject) // ORDER BY an alias … LIMIT n keeps n rows, not all
+	b = b.AddPostAnalyzeRule(TopNRuleID, topNThroughProject)                           // ORDER BY an alias … LIMIT n keeps n rows, not all
+	b = b.AddPostAnalyzeRule(provider.AggregateTopNRuleID, provider.AggregateTopNRule) // … of a GROUP BY: only n groups become rows
 	b = withoutIndexSortElision(b)
 	for _, r := range pre {
 		b = b.AddPreAnalyzeRule(r.Id, r.Apply)

@@ -28,27 +28,21 @@ type ddlServer struct {
 func startDDLServer(t *testing.T) *ddlServer {
 	t.Helper()
 	wh := t.TempDir()
-	srv, err := sqlengine.New(context.Background(), sqlengine.Config{Warehouse: wh, Host: "127.0.0.1", Port: 0})
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- srv.Start() }()
-	t.Cleanup(func() {
-		srv.Close()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			t.Error("server did not stop")
-		}
-	})
-	s := &ddlServer{wh: wh, addr: srv.Addr()}
+	return startDDLServerAt(t, wh, wh)
+}
+
+// startDDLServerAt is startDDLServer over the warehouse URL url of the
+// folder wh.
+func startDDLServerAt(t *testing.T, wh, url string) *ddlServer {
+	t.Helper()
+	s := &ddlServer{wh: wh, addr: startServerConfig(t, sqlengine.Config{Warehouse: url, Host: "127.0.0.1", Port: 0})}
 	boot := s.open(t, "")
 	waitReady(t, boot)
 	if _, err := boot.Exec("CREATE DATABASE ddl"); err != nil {
 		t.Fatalf("CREATE DATABASE ddl: %v", err)
 	}
 	s.db = s.open(t, "ddl")
+	var err error
 	s.conn, err = s.db.Conn(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -292,6 +286,26 @@ func TestServerDDLDesignDoc(t *testing.T) {
 		t.Fatalf("design-doc CREATE TABLE in default: %v", err)
 	}
 	checkFields(t, "default.orders", s.latest(t, "default", "orders").Fields, "0:order_id:BIGINT NOT NULL", "1:user_id:BIGINT", "2:status:STRING", "3:updated_at:TIMESTAMP(3)")
+}
+
+// TestServerDDLPathOnWarehouseURLWithQuery: on a warehouse opened by a URL
+// with options (file:///wh?fsync=false) a table's location keeps them at
+// its end: CREATE TABLE accepts its own location as 'path', spelt with the
+// options or without, and a foreign path's error names the location whole
+// (not file:///wh?fsync=false/ddl.db/t).
+func TestServerDDLPathOnWarehouseURLWithQuery(t *testing.T) {
+	wh := t.TempDir()
+	s := startDDLServerAt(t, wh, "file://"+filepath.ToSlash(wh)+"?fsync=false")
+	create := func(name, path string) string {
+		return "CREATE TABLE " + name + " (a INT) WITH ('path' = '" + path + "')"
+	}
+	loc := func(name string) string { return "file://" + filepath.ToSlash(filepath.Join(wh, "ddl.db", name)) }
+	s.exec(t, create("t1", loc("t1")+"?fsync=false"))
+	s.exec(t, create("t2", loc("t2")))
+	s.fails(t, create("t3", "file:///elsewhere/t3"), 1235, "lives at "+loc("t3")+"?fsync=false;")
+	if got := s.tables(t); !slices.Equal(got, []string{"t1", "t2"}) {
+		t.Errorf("SHOW TABLES = %q, want [t1 t2]", got)
+	}
 }
 
 func TestServerDDLCreateFlink(t *testing.T) {
