@@ -56,16 +56,17 @@ func BenchmarkAggregateWarehouse(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if len(g.Keys) != 1 {
-					b.Fatalf("%d groups", len(g.Keys))
+				if g.Len() != 1 {
+					b.Fatalf("%d groups", g.Len())
 				}
 				// The three tables hold the same rows.
-				got := fmt.Sprintf("%d rows, sum %d %v", g.Acc[0].N, g.Acc[1].Sum, g.Acc[1].Big)
+				n, sum := g.Accum(0, 0).N, g.Accum(0, 1)
+				got := fmt.Sprintf("%d rows, sum %d %v", n, sum.Sum, sum.Big)
 				if want != "" && got != want {
 					b.Fatalf("%s: %s, another table gave %s", name, got, want)
 				}
 				want = got
-				rows += g.Acc[0].N
+				rows += n
 			}
 			cpu := processCPU(b) - cpu0
 			b.ReportMetric(float64(cpu.Nanoseconds())/float64(rows), "cpu-ns/row")

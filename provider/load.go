@@ -115,11 +115,11 @@ type Loader struct {
 	skipped int64
 	ignore  bool
 	replace bool
-	// values: the rows came from INSERT … VALUES (ValuesRow).
-	values bool
 	// implicit: a deferred column without a default takes its implicit
 	// default with a warning (no_default.go).
 	implicit bool
+	// values: the rows came from INSERT … VALUES (ValuesRow).
+	values bool
 	// gms and slow are the slow path's scratch row: GMS values, and
 	// which columns still need GMS's conversion.
 	gms  sql.Row

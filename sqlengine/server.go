@@ -209,7 +209,9 @@ func NewEngine(pro *provider.Provider, readOnly bool, pre ...analyzer.Rule) *sql
 	b = b.AddPostAnalyzeRule(provider.PushdownRuleID, provider.PushdownRule)
 	provider.InstallAggregateVariables()
 	provider.InstallBatchScanVariable()
-	b = b.AddPostAnalyzeRule(provider.AggregateRuleID, provider.AggregateRule) // after pushdown: the scan prunes by the filter
+	provider.InstallEagerAggregationVariable()
+	b = b.AddPostAnalyzeRule(provider.EagerAggregationRuleID, provider.EagerAggregationRule) // a join's fact side aggregated before the join (provider/eagerjoin.go)
+	b = b.AddPostAnalyzeRule(provider.AggregateRuleID, provider.AggregateRule)               // after pushdown: the scan prunes by the filter
 	b = b.AddPostAnalyzeRule(provider.LookupKeyRuleID, provider.LookupKeyRule)
 	b = b.AddPostAnalyzeRule(builtins.FixedDecimalsRuleID, builtins.FixedDecimalsRule) // ROUND(x, 2) of a DOUBLE prints 2 decimals
 	b = b.AddPostAnalyzeRule(ResultSchemaRuleID, ResultSchemaRule)
