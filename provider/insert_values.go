@@ -54,7 +54,10 @@ func InsertedRows() int64 { return insertedRows.Load() }
 func (l *Loader) ValuesRow(ctx *sql.Context, row sql.Row) error {
 	l.rows++
 	l.values = true
-	out := make([]any, len(l.cols))
+	out := l.out // TableWrite.Write copies the row
+	if l.w == nil || out == nil {
+		out = make([]any, len(l.cols)) // kv.PendingWrites keeps it
+	}
 	anySlow := false
 	for i := range l.cols {
 		c := &l.cols[i]
