@@ -111,6 +111,7 @@ func TestServerNoDefaultForField(t *testing.T) {
 	fails("INSERT INTO t (a) VALUES (1)", "b")
 	fails("INSERT INTO t (a, b) VALUES (1, 1), (2, 2)", "s")
 	fails("INSERT INTO t (a) SELECT 3", "b")
+	fails("INSERT INTO t (a) SELECT a FROM t WHERE a < 0", "b") // no rows
 	for _, direct := range []string{"1", "0"} {
 		mustExec(t, conn, "SET lakesql_load_direct = "+direct)
 		fails(load(false, false, ""), "b")
