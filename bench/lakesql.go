@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"strconv"
 	"strings"
 	"sync"
@@ -66,9 +67,12 @@ func runServerChild(args []string) int {
 }
 
 // profileControl serves /cpu/start?path=F, /cpu/stop and /heap?path=F.
+// With LAKESQL_BENCH_TRACE=1 in the environment, a CPU profile to F also
+// writes an execution trace (runtime/trace) to F.trace.
 func profileControl() http.Handler {
 	var mu sync.Mutex
-	var cur *os.File
+	var cur, tr *os.File
+	withTrace := os.Getenv("LAKESQL_BENCH_TRACE") == "1"
 	mux := http.NewServeMux()
 	mux.HandleFunc("/cpu/start", func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
@@ -86,6 +90,15 @@ func profileControl() http.Handler {
 			return
 		}
 		cur = f
+		if withTrace {
+			if tf, err := os.Create(r.URL.Query().Get("path") + ".trace"); err == nil {
+				if trace.Start(tf) == nil {
+					tr = tf
+				} else {
+					tf.Close()
+				}
+			}
+		}
 	})
 	mux.HandleFunc("/cpu/stop", func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
@@ -94,6 +107,11 @@ func profileControl() http.Handler {
 			pprof.StopCPUProfile()
 			cur.Close()
 			cur = nil
+		}
+		if tr != nil {
+			trace.Stop()
+			tr.Close()
+			tr = nil
 		}
 	})
 	mux.HandleFunc("/heap", func(w http.ResponseWriter, r *http.Request) {

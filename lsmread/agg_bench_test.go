@@ -39,23 +39,25 @@ func BenchmarkAggregateMOR(b *testing.B) {
 	}
 	var mor, cmp *lsmread.Table
 	tables := []struct {
-		name     string
-		tbl      func() *lsmread.Table
-		rowMerge bool
+		name      string
+		tbl       func() *lsmread.Table
+		rowMerge  bool
+		noStretch bool
 	}{
 		{"mor", func() *lsmread.Table {
 			if mor == nil {
 				mor = open(false)
 			}
 			return mor
-		}, false},
-		{"mor-rowmerge", func() *lsmread.Table { return mor }, true},
+		}, false, false},
+		{"mor-rowmerge", func() *lsmread.Table { return mor }, true, false},
+		{"mor-nostretch", func() *lsmread.Table { return mor }, false, true},
 		{"compacted", func() *lsmread.Table {
 			if cmp == nil {
 				cmp = open(true)
 			}
 			return cmp
-		}, false},
+		}, false, false},
 	}
 	queries := []struct {
 		name string
@@ -76,6 +78,9 @@ func BenchmarkAggregateMOR(b *testing.B) {
 				if tb.rowMerge {
 					defer lsmread.SetReadColumnMerge(false)()
 				}
+				if tb.noStretch {
+					defer lsmread.SetReadStretch(false)()
+				}
 				cpu0 := processCPU(b)
 				var n int64
 				for b.Loop() {
@@ -89,11 +94,11 @@ func BenchmarkAggregateMOR(b *testing.B) {
 					}
 					// Every table holds the same rows: the results agree.
 					var total, sum int64
-					for i := range g.Keys {
-						total += g.Acc[i*2].N
-						sum += g.Acc[i*2+1].Sum
+					for i := range g.Len() {
+						total += g.N(i, 0)
+						sum += g.Accum(i, 1).Sum
 					}
-					got := fmt.Sprintf("%d groups, %d rows, sum %d", len(g.Keys), total, sum)
+					got := fmt.Sprintf("%d groups, %d rows, sum %d", g.Len(), total, sum)
 					if w, ok := want[q.name]; ok && w != got {
 						b.Fatalf("%s: %s, another table gave %s", tb.name, got, w)
 					}

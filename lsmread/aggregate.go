@@ -51,7 +51,7 @@ type AggregateSpec struct {
 	NewFilter func() RowFilter
 }
 
-// Accum is one aggregate of one group.
+// Accum is one aggregate of one group, as Groups.Accum gives it.
 type Accum struct {
 	N     int64    // rows (COUNT), or non-NULL values seen (SUM, MIN, MAX)
 	Sum   int64    // the exact sum, unscaled, while it fits
@@ -61,31 +61,71 @@ type Accum struct {
 	Best  any      // MIN/MAX of another column (the value model)
 }
 
-// Groups is an aggregate's result: each group's key values (the value
-// model, in Keys order) and accumulators (Acc[g*len(Aggs)+a]).
+// Groups is an aggregate's result: its groups (0 to Len()-1) with their
+// key values and aggregates. Integer keys and the aggregates stay typed
+// until asked for, so a caller keeping a few groups boxes only those.
 type Groups struct {
-	Keys [][]any
-	Acc  []Accum
+	p *aggPartial
 }
 
-func (a *Accum) add(x int64) {
-	if a.Big != nil {
-		a.Big.Add(a.Big, big.NewInt(x))
-		return
+// Len is the number of groups.
+func (gs *Groups) Len() int { return gs.p.ngroups }
+
+// Key is group g's key values (the value model, in Keys order).
+func (gs *Groups) Key(g int) []any {
+	p := gs.p
+	if !p.intMode {
+		return p.keys[g]
 	}
-	s := a.Sum + x
-	if (x > 0 && s < a.Sum) || (x < 0 && s > a.Sum) {
-		a.Big = new(big.Int).Add(big.NewInt(a.Sum), big.NewInt(x))
-		return
+	if int32(g) == p.null {
+		return []any{nil}
 	}
-	a.Sum = s
+	x := p.ikeys[g]
+	switch p.kinds[p.spec.Keys[0]] {
+	case VectorInt32:
+		return []any{int32(x)}
+	case VectorDecimal64:
+		return []any{schema.Decimal{Compact: x, Scale: int32(p.types[p.spec.Keys[0]].Scale)}}
+	}
+	return []any{x}
 }
 
-func (a *Accum) addBig(x *big.Int) {
-	if a.Big == nil {
-		a.Big = big.NewInt(a.Sum)
+// IntKey is the key of group g when the aggregate has one integer key
+// (BIGINT, INT or DECIMAL(p ≤ 18) unscaled): false for the group of a NULL
+// key, or other keys.
+func (gs *Groups) IntKey(g int) (int64, bool) {
+	p := gs.p
+	if !p.intMode || int32(g) == p.null {
+		return 0, false
 	}
-	a.Big.Add(a.Big, x)
+	return p.ikeys[g], true
+}
+
+// Accum is aggregate a of group g.
+func (gs *Groups) Accum(g, a int) Accum { return gs.p.cols[a].accum(g) }
+
+// N is aggregate a's count of group g (COUNT; the non-NULL values of SUM,
+// MIN and MAX).
+func (gs *Groups) N(g, a int) int64 { return gs.p.cols[a].n[g] }
+
+// SumInt is the sum of aggregate a (a SUM) of group g when it fits in an
+// int64.
+func (gs *Groups) SumInt(g, a int) (int64, bool) {
+	c := &gs.p.cols[a]
+	if c.big != nil && c.big[g] != nil {
+		return 0, false
+	}
+	return c.sum[g], true
+}
+
+// BestInt is the MIN or MAX (aggregate a) of group g of an integer or
+// DECIMAL(p ≤ 18) column; false for other columns.
+func (gs *Groups) BestInt(g, a int) (int64, bool) {
+	c := &gs.p.cols[a]
+	if c.bestI == nil {
+		return 0, false
+	}
+	return c.bestI[g], true
 }
 
 // Aggregate computes a GROUP BY over the plan's splits from column
@@ -160,8 +200,7 @@ feed:
 	for _, pt := range parts[1:] {
 		final.merge(pt)
 	}
-	final.boxIntKeys()
-	return &Groups{Keys: final.keys, Acc: final.acc}, nil
+	return &Groups{p: final}, nil
 }
 
 // aggPartial is one worker's groups.
@@ -175,13 +214,18 @@ type aggPartial struct {
 	dense  denseIndex       // one integer key of a dense range (before i64)
 	str    map[string]int32 // one string key, or the encoded keys
 	null   int32            // the group of a NULL single key, or -1
-	keys   [][]any          // each group's key values (nil: in ikeys)
-	ikeys  []int64          // the key of each group newIntGroup made
-	acc    []Accum          // group*len(aggs)+agg
-	gidx   []int32
-	rows   []int32
-	iota   []int32 // 0, 1, 2, ...: the rows of a batch without selection
-	keyBuf []byte
+	// intMode: one integer key (BIGINT, INT, DECIMAL(p ≤ 18)), kept as
+	// ikeys[g] (the NULL group's entry unused); otherwise keys[g] holds
+	// group g's key values.
+	intMode bool
+	ikeys   []int64
+	keys    [][]any
+	ngroups int
+	cols    []aggCol // per aggregate
+	gidx    []int32
+	rows    []int32
+	iota    []int32 // 0, 1, 2, ...: the rows of a batch without selection
+	keyBuf  []byte
 	// dictGroup[x] is the group+1 of entry x of dictionary dictOf (a
 	// string key's dictionary-encoded column chunk), 0 when not seen yet.
 	dictOf    []string
@@ -194,6 +238,15 @@ type aggPartial struct {
 
 func newAggPartial(spec *AggregateSpec, kinds []VectorKind, types []*schema.DataType) *aggPartial {
 	p := &aggPartial{spec: spec, kinds: kinds, types: types, i64: map[int64]int32{}, str: map[string]int32{}, null: -1}
+	if len(spec.Keys) == 1 {
+		switch kinds[spec.Keys[0]] {
+		case VectorInt64, VectorInt32, VectorDecimal64:
+			p.intMode = true
+		}
+	}
+	for _, a := range spec.Aggs {
+		p.cols = append(p.cols, newAggCol(a, kinds, types))
+	}
 	if len(spec.Keys) == 0 {
 		p.newGroup(nil)
 	}
@@ -203,64 +256,37 @@ func newAggPartial(spec *AggregateSpec, kinds []VectorKind, types []*schema.Data
 	return p
 }
 
+// newGroup adds a group of key values keys (not intMode).
 func (p *aggPartial) newGroup(keys []any) int32 {
-	g := int32(len(p.keys))
 	p.keys = append(p.keys, keys)
-	p.acc = append(p.acc, make([]Accum, len(p.spec.Aggs))...)
-	return g
+	return p.addGroup()
 }
 
-// newIntGroup adds the group of single integer key x, whose key values
-// are boxed at the end (boxIntKeys): p.keys holds nil for it meanwhile.
+// newIntGroup adds the group of integer key x (intMode).
 func (p *aggPartial) newIntGroup(x int64) int32 {
-	g := p.newGroup(nil)
-	for len(p.ikeys) < int(g) {
-		p.ikeys = append(p.ikeys, 0)
-	}
 	p.ikeys = append(p.ikeys, x)
+	return p.addGroup()
+}
+
+// nullGroup returns the group of a NULL single key (creating it).
+func (p *aggPartial) nullGroup() int32 {
+	if p.null < 0 {
+		if p.intMode {
+			p.null = p.newIntGroup(0)
+		} else {
+			p.null = p.newGroup([]any{nil})
+		}
+	}
+	return p.null
+}
+
+func (p *aggPartial) addGroup() int32 {
+	g := int32(p.ngroups)
+	p.ngroups++
+	for a := range p.cols {
+		p.cols[a].grow()
+	}
 	return g
-}
-
-// intKeyOf is the integer key of group g made by newIntGroup.
-func (p *aggPartial) intKeyOf(g int) (int64, bool) {
-	if p.keys[g] != nil || g >= len(p.ikeys) {
-		return 0, false
-	}
-	return p.ikeys[g], true
-}
-
-// boxIntKeys gives the groups made by newIntGroup their key values in the
-// value model of the key column (one allocation for all).
-func (p *aggPartial) boxIntKeys() {
-	n := 0
-	for g := range p.keys {
-		if _, ok := p.intKeyOf(g); ok {
-			n++
-		}
-	}
-	if n == 0 {
-		return
-	}
-	kind, scale := p.kinds[p.spec.Keys[0]], int32(p.types[p.spec.Keys[0]].Scale)
-	vals := make([]any, n)
-	i := 0
-	for g := range p.keys {
-		x, ok := p.intKeyOf(g)
-		if !ok {
-			continue
-		}
-		switch kind {
-		case VectorInt32:
-			vals[i] = int32(x)
-		case VectorDecimal64:
-			vals[i] = schema.Decimal{Compact: x, Scale: scale}
-		default:
-			vals[i] = x
-		}
-		p.keys[g] = vals[i : i+1 : i+1]
-		i++
-	}
-	p.ikeys = nil
 }
 
 func (p *aggPartial) readSplit(ctx context.Context, r *Reader, s *DataSplit) error {
@@ -299,18 +325,16 @@ func (p *aggPartial) batch(b *Batch) error {
 		return p.err
 	}
 	p.groups(b, rows)
-	na := len(p.spec.Aggs)
 	for a, spec := range p.spec.Aggs {
+		c := &p.cols[a]
 		switch spec.Kind {
 		case AggCountRows:
-			for _, g := range p.gidx {
-				p.acc[int(g)*na+a].N++
-			}
+			c.countRows(p.gidx)
 		case AggCount:
 			vec := &b.Cols[spec.Col]
 			for k, i := range rows {
 				if !vec.IsNull(int(i)) {
-					p.acc[int(p.gidx[k])*na+a].N++
+					c.n[p.gidx[k]]++
 				}
 			}
 		case AggSum:
@@ -356,19 +380,19 @@ func (p *aggPartial) selectRows(b *Batch) ([]int32, error) {
 // keys: counts and sums of typed vectors run without a group per row.
 func (p *aggPartial) oneGroup(b *Batch, rows []int32) {
 	for a, spec := range p.spec.Aggs {
-		acc := &p.acc[a]
+		c := &p.cols[a]
 		switch spec.Kind {
 		case AggCountRows:
-			acc.N += int64(len(rows))
+			c.n[0] += int64(len(rows))
 			continue
 		case AggSum:
 			vec := &b.Cols[spec.Col]
 			switch vec.Kind() {
 			case VectorInt64, VectorDecimal64:
-				sumInto(acc, vec.Int64, vec.Nulls, rows)
+				sumInto(c, vec.Int64, vec.Nulls, rows)
 				continue
 			case VectorInt32:
-				sumInto(acc, vec.Int32, vec.Nulls, rows)
+				sumInto(c, vec.Int32, vec.Nulls, rows)
 				continue
 			}
 		}
@@ -379,7 +403,7 @@ func (p *aggPartial) oneGroup(b *Batch, rows []int32) {
 			vec := &b.Cols[spec.Col]
 			for _, i := range rows {
 				if !vec.IsNull(int(i)) {
-					acc.N++
+					c.n[0]++
 				}
 			}
 		case AggSum:
@@ -392,13 +416,13 @@ func (p *aggPartial) oneGroup(b *Batch, rows []int32) {
 	}
 }
 
-// sumInto adds the non-NULL values of rows to acc exactly, summing in an
-// int64 until a value would overflow it.
-func sumInto[T int64 | int32](acc *Accum, vals []T, nulls []bool, rows []int32) {
+// sumInto adds the non-NULL values of rows to the single group of c
+// exactly, summing in a local int64 until a value would overflow it.
+func sumInto[T int64 | int32](c *aggCol, vals []T, nulls []bool, rows []int32) {
 	var s, n int64
 	flush := func() {
-		acc.add(s)
-		acc.N += n
+		c.add(0, s)
+		c.n[0] += n
 		s, n = 0, 0
 	}
 	for _, i := range rows {
@@ -537,26 +561,14 @@ func (p *aggPartial) dictGroups(b *Batch, vec *datafile.Vector, rows []int32) {
 
 // sum adds an integer or DECIMAL column exactly (unscaled).
 func (p *aggPartial) sum(b *Batch, rows []int32, a int, spec AggColumn) error {
-	na := len(p.spec.Aggs)
+	c := &p.cols[a]
 	vec := &b.Cols[spec.Col]
 	switch vec.Kind() {
 	case VectorInt64, VectorDecimal64: // DECIMAL: unscaled at the column's scale
-		for k, i := range rows {
-			if vec.Nulls == nil || !vec.Nulls[i] {
-				acc := &p.acc[int(p.gidx[k])*na+a]
-				acc.N++
-				acc.add(vec.Int64[i])
-			}
-		}
+		sumRows(c, vec.Int64, vec.Nulls, rows, p.gidx)
 		return nil
 	case VectorInt32:
-		for k, i := range rows {
-			if vec.Nulls == nil || !vec.Nulls[i] {
-				acc := &p.acc[int(p.gidx[k])*na+a]
-				acc.N++
-				acc.add(int64(vec.Int32[i]))
-			}
-		}
+		sumRows(c, vec.Int32, vec.Nulls, rows, p.gidx)
 		return nil
 	}
 	typ := p.types[spec.Col]
@@ -565,25 +577,25 @@ func (p *aggPartial) sum(b *Batch, rows []int32, a int, spec AggColumn) error {
 		if v == nil {
 			continue
 		}
-		acc := &p.acc[int(p.gidx[k])*na+a]
-		acc.N++
+		g := p.gidx[k]
+		c.n[g]++
 		switch x := v.(type) {
 		case int8:
-			acc.add(int64(x))
+			c.add(g, int64(x))
 		case int16:
-			acc.add(int64(x))
+			c.add(g, int64(x))
 		case int32:
-			acc.add(int64(x))
+			c.add(g, int64(x))
 		case int64:
-			acc.add(x)
+			c.add(g, x)
 		case schema.Decimal:
 			if int(x.Scale) != typ.Scale {
 				return fmt.Errorf("lsmread: aggregate: a DECIMAL(%d,%d) value of scale %d", typ.Precision, typ.Scale, x.Scale)
 			}
 			if x.Big != nil {
-				acc.addBig(x.Big)
+				c.addBig(g, x.Big)
 			} else {
-				acc.add(x.Compact)
+				c.add(g, x.Compact)
 			}
 		default:
 			return fmt.Errorf("lsmread: aggregate: %T value in a %s column", v, typ)
@@ -594,38 +606,32 @@ func (p *aggPartial) sum(b *Batch, rows []int32, a int, spec AggColumn) error {
 
 // minMax keeps the least (MIN) or greatest (MAX) value.
 func (p *aggPartial) minMax(b *Batch, rows []int32, a int, spec AggColumn) {
-	na := len(p.spec.Aggs)
+	c := &p.cols[a]
 	vec := &b.Cols[spec.Col]
-	typ := p.types[spec.Col]
-	better := func(c int) bool { return spec.Kind == AggMin && c < 0 || spec.Kind == AggMax && c > 0 }
+	switch vec.Kind() {
+	case VectorInt64, VectorDecimal64:
+		minMaxRows(c, vec.Int64, vec.Nulls, rows, p.gidx)
+		return
+	case VectorInt32:
+		minMaxRows(c, vec.Int32, vec.Nulls, rows, p.gidx)
+		return
+	}
 	for k, i := range rows {
 		if vec.IsNull(int(i)) {
 			continue
 		}
-		acc := &p.acc[int(p.gidx[k])*na+a]
-		switch vec.Kind() {
-		case VectorInt64, VectorInt32, VectorDecimal64:
-			x := int64(0)
-			if vec.Kind() != VectorInt32 {
-				x = vec.Int64[i]
-			} else {
-				x = int64(vec.Int32[i])
+		g := p.gidx[k]
+		first := c.n[g] == 0
+		c.n[g]++
+		if vec.Kind() == VectorString {
+			if x := vec.Str[i]; first || c.better(cmp.Compare(x, c.bestS[g])) {
+				c.bestS[g] = x
 			}
-			if acc.N == 0 || better(cmp.Compare(x, acc.BestI)) {
-				acc.BestI = x
-			}
-		case VectorString:
-			x := vec.Str[i]
-			if acc.N == 0 || better(cmp.Compare(x, acc.BestS)) {
-				acc.BestS = x
-			}
-		default:
-			x := vec.Any[i]
-			if acc.N == 0 || better(schema.Compare(typ, x, acc.Best)) {
-				acc.Best = x
-			}
+			continue
 		}
-		acc.N++
+		if x := vec.Any[i]; first || c.better(schema.Compare(c.typ, x, c.best[g])) {
+			c.best[g] = x
+		}
 	}
 }
 
@@ -635,13 +641,10 @@ func (p *aggPartial) group(b *Batch, i int) int32 {
 	switch {
 	case len(keys) == 0:
 		return 0
-	case len(keys) == 1 && (p.kinds[keys[0]] == VectorInt64 || p.kinds[keys[0]] == VectorInt32 || p.kinds[keys[0]] == VectorDecimal64):
+	case p.intMode:
 		vec := &b.Cols[keys[0]]
 		if vec.IsNull(i) {
-			if p.null < 0 {
-				p.null = p.newGroup([]any{nil})
-			}
-			return p.null
+			return p.nullGroup()
 		}
 		var x int64
 		if vec.Kind() != VectorInt32 {
@@ -656,10 +659,7 @@ func (p *aggPartial) group(b *Batch, i int) int32 {
 	case len(keys) == 1 && p.kinds[keys[0]] == VectorString:
 		vec := &b.Cols[keys[0]]
 		if vec.IsNull(i) {
-			if p.null < 0 {
-				p.null = p.newGroup([]any{nil})
-			}
-			return p.null
+			return p.nullGroup()
 		}
 		g, ok := p.str[vec.Str[i]]
 		if !ok {
@@ -693,43 +693,6 @@ func (p *aggPartial) intGroup(x int64) int32 {
 		}
 	}
 	return g
-}
-
-// intKeys reports whether the groups are of one integer key and every
-// group of o has a NULL or integer key value.
-func (p *aggPartial) intKeys(o *aggPartial) bool {
-	keys := p.spec.Keys
-	if len(keys) != 1 {
-		return false
-	}
-	switch p.kinds[keys[0]] {
-	case VectorInt64, VectorInt32, VectorDecimal64:
-	default:
-		return false
-	}
-	for g, k := range o.keys {
-		if _, ok := o.intKeyOf(g); ok {
-			continue
-		}
-		if _, ok := intKey(k[0]); !ok && k[0] != nil {
-			return false
-		}
-	}
-	return true
-}
-
-// intKey is the int64 of a single integer group key value (the value model
-// of an Int64, Int32 or Decimal64 vector).
-func intKey(v any) (int64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return x, true
-	case int32:
-		return int64(x), true
-	case schema.Decimal:
-		return x.Compact, x.Big == nil
-	}
-	return 0, false
 }
 
 // encodeGroupKey appends a byte encoding of group key values, equal
@@ -772,26 +735,16 @@ func encodeGroupKey(dst []byte, vals []any) []byte {
 
 // merge adds another worker's groups into p.
 func (p *aggPartial) merge(o *aggPartial) {
-	na := len(p.spec.Aggs)
-	if p.intKeys(o) {
+	if p.intMode {
 		// One integer key: o's groups are found by the key, as group does.
-		for og, k := range o.keys {
+		for og := range o.ngroups {
 			var g int32
-			x, ok := o.intKeyOf(og)
-			if !ok && k[0] != nil {
-				x, ok = intKey(k[0])
+			if int32(og) == o.null {
+				g = p.nullGroup()
+			} else if g = p.dense.get(o.ikeys[og]); g < 0 {
+				g = p.intGroup(o.ikeys[og])
 			}
-			if !ok {
-				if p.null < 0 {
-					p.null = p.newGroup(k)
-				}
-				g = p.null
-			} else if g = p.dense.get(x); g < 0 {
-				g = p.intGroup(x)
-			}
-			for a, spec := range p.spec.Aggs {
-				p.combine(spec, &p.acc[int(g)*na+a], &o.acc[og*na+a])
-			}
+			p.combine(g, o, og)
 		}
 		return
 	}
@@ -808,44 +761,14 @@ func (p *aggPartial) merge(o *aggPartial) {
 			g = p.newGroup(k)
 			index[string(buf)] = g
 		}
-		for a, spec := range p.spec.Aggs {
-			p.combine(spec, &p.acc[int(g)*na+a], &o.acc[og*na+a])
-		}
+		p.combine(g, o, og)
 	}
 }
 
-func (p *aggPartial) combine(spec AggColumn, dst, src *Accum) {
-	switch spec.Kind {
-	case AggCountRows, AggCount:
-		dst.N += src.N
-	case AggSum:
-		if src.Big != nil {
-			dst.addBig(src.Big)
-		} else {
-			dst.add(src.Sum)
-		}
-		dst.N += src.N
-	case AggMin, AggMax:
-		if src.N == 0 {
-			return
-		}
-		if dst.N == 0 {
-			*dst = *src
-			return
-		}
-		var c int
-		switch p.kinds[spec.Col] {
-		case VectorInt64, VectorInt32, VectorDecimal64:
-			c = cmp.Compare(src.BestI, dst.BestI)
-		case VectorString:
-			c = cmp.Compare(src.BestS, dst.BestS)
-		default:
-			c = schema.Compare(p.types[spec.Col], src.Best, dst.Best)
-		}
-		if spec.Kind == AggMin && c < 0 || spec.Kind == AggMax && c > 0 {
-			dst.BestI, dst.BestS, dst.Best = src.BestI, src.BestS, src.Best
-		}
-		dst.N += src.N
+// combine adds group og of o into group g.
+func (p *aggPartial) combine(g int32, o *aggPartial, og int) {
+	for a := range p.cols {
+		p.cols[a].combine(g, o.cols[a].accum(og))
 	}
 }
 

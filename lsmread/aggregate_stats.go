@@ -94,8 +94,8 @@ func (p *aggPartial) fromStats(ctx context.Context, r *Reader, s *DataSplit) (bo
 			acc[a].N += nonNull
 		}
 	}
-	for a, spec := range p.spec.Aggs {
-		p.combine(spec, &p.acc[a], &acc[a])
+	for a := range p.cols {
+		p.cols[a].combine(0, acc[a])
 	}
 	filesAggregatedFromStats.Add(int64(len(s.Files)))
 	return true, nil

@@ -178,7 +178,8 @@ func TestAggregateEqualsRowsOnFixtures(t *testing.T) {
 					}
 				}
 				have := map[string][]string{}
-				for g, kv := range got.Keys {
+				for g := range got.Len() {
+					kv := got.Key(g)
 					k := "()"
 					if len(key) > 0 {
 						k = fmt.Sprint(kv[0])
@@ -187,7 +188,7 @@ func TestAggregateEqualsRowsOnFixtures(t *testing.T) {
 						t.Fatalf("%s GROUP BY %v: group %s twice", s, names[:len(key)], k)
 					}
 					for a, ag := range aggs {
-						ac := &got.Acc[g*len(aggs)+a]
+						ac := got.Accum(g, a)
 						sum := big.NewInt(ac.Sum)
 						if ac.Big != nil {
 							sum = ac.Big

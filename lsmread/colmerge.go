@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -21,6 +22,12 @@ import (
 // (kv.SortMergeReader) even where the column merge applies (tests compare
 // both).
 var readColumnMerge = true
+
+// readStretch, when false, turns off columnMerge.stretch (tests compare).
+var readStretch = true
+
+// stretchedRecords counts the records columnMerge.stretch placed (tests).
+var stretchedRecords atomic.Int64
 
 // columnMergedSections counts the sections merged over column batches
 // (tests).
@@ -382,6 +389,12 @@ func (m *columnMerge) cmpKey(a []datafile.Vector, i int, b []datafile.Vector, j 
 
 func (m *columnMerge) less(a, b int32) bool {
 	ra, rb := &m.runs[a], &m.runs[b]
+	if m.mode == keyInt && !ra.head.null && !rb.head.null {
+		if ra.head.i != rb.head.i {
+			return ra.head.i < rb.head.i
+		}
+		return a < b
+	}
 	var c int
 	if m.mode != keyVectors {
 		c = cmpHead(m.mode, &ra.head, &rb.head)
@@ -455,6 +468,13 @@ func (m *columnMerge) merge() error {
 	for len(m.heap) > 0 {
 		ri := m.heap[0]
 		run := &m.runs[ri]
+		if m.mode == keyInt && readStretch {
+			if ok, err := m.stretch(ri); err != nil {
+				return err
+			} else if ok {
+				continue
+			}
+		}
 		x := colRecord{ok: true, seq: run.rank, run: ri, row: run.row, pos: run.pos, kind: kv.Insert, level: run.level}
 		if run.kind != nil {
 			k := run.kind[run.row]
@@ -494,6 +514,83 @@ func (m *columnMerge) merge() error {
 	}
 	m.out.Len, m.out.FirstRow, m.out.Sel = m.n, 0, nil
 	return nil
+}
+
+// stretch places, without the heap and the winner bookkeeping, the records
+// of the top run ri that are alone with their key: keys below every other
+// run's current key (no other run holds them) that the run does not repeat.
+// Such a record is its key's merge (Java's reducer): an addition adds its
+// row, a retraction none, whatever the engine's options (ignore-delete,
+// lookup). It stops before the batch's last row (the next batch may
+// continue that key) and when out is full, and reports whether it placed
+// anything (the run then moved on). Keys of one integer column (keyInt)
+// without NULLs, batches without selection.
+func (m *columnMerge) stretch(ri int32) (bool, error) {
+	run := &m.runs[ri]
+	kcol := &run.b.Cols[m.keys[0]]
+	if run.rows != nil || kcol.Nulls != nil || m.sameKey(run) {
+		return false, nil
+	}
+	bound := int64(math.MaxInt64) // keys strictly below it
+	if h := m.heap; len(h) > 1 {
+		if m.second == 0 {
+			m.second = 1
+			if len(h) > 2 && m.less(h[2], h[1]) {
+				m.second = 2
+			}
+		}
+		head := &m.runs[h[m.second]].head
+		if head.null {
+			return false, nil
+		}
+		bound = head.i
+	}
+	from := run.i
+	end := min(run.n-1, from+sortedrun.BatchSize-m.n)
+	var to int
+	switch m.kinds[0] {
+	case datafile.VectorInt32:
+		to = stretchEnd(kcol.Int32[:run.n], from, end, bound)
+	default:
+		to = stretchEnd(kcol.Int64[:run.n], from, end, bound)
+	}
+	if to == from {
+		return false, nil
+	}
+	if run.kind == nil {
+		for j := from; j < to; j++ {
+			run.pend = append(run.pend, colGather{out: int32(m.n), row: int32(j)})
+			m.n++
+		}
+	} else {
+		for j := from; j < to; j++ {
+			k := run.kind[j]
+			if k < 0 || k > 3 {
+				return false, fmt.Errorf("lsmread: %w: %s %d", datafile.ErrCorrupt, datafile.ValueKindName, k)
+			}
+			if kv.RowKind(k).IsAdd() {
+				run.pend = append(run.pend, colGather{out: int32(m.n), row: int32(j)})
+				m.n++
+			}
+		}
+	}
+	stretchedRecords.Add(int64(to - from))
+	run.pos += int64(to - from)
+	run.i, run.row = to, int32(to)
+	m.has, m.placed = false, false
+	m.setHead(run)
+	m.fixTop()
+	return true, nil
+}
+
+// stretchEnd returns the first index in [from, end) whose key is not below
+// bound or equals the next one (end if none).
+func stretchEnd[T int64 | int32](keys []T, from, end int, bound int64) int {
+	j := from
+	for j < end && int64(keys[j]) < bound && keys[j+1] != keys[j] {
+		j++
+	}
+	return j
 }
 
 // eligible reports whether a record may win (ignore-delete skips

@@ -34,6 +34,19 @@ func SetReadColumnMerge(on bool) func() {
 	return func() { readColumnMerge = old }
 }
 
+// SetReadStretch turns the column merge's stretches (records alone with
+// their key placed without the heap) on or off and returns a function
+// restoring it.
+func SetReadStretch(on bool) func() {
+	old := readStretch
+	readStretch = on
+	return func() { readStretch = old }
+}
+
+// StretchedRecords is how many records the column merge placed in
+// stretches so far.
+func StretchedRecords() int64 { return stretchedRecords.Load() }
+
 // ColumnMergedSections is how many sections were merged over column
 // batches so far.
 func ColumnMergedSections() int64 { return columnMergedSections.Load() }
@@ -41,3 +54,12 @@ func ColumnMergedSections() int64 { return columnMergedSections.Load() }
 // FilesAggregatedFromStats is how many data files' aggregates came from
 // their statistics.
 func FilesAggregatedFromStats() int64 { return filesAggregatedFromStats.Load() }
+
+// SetNarrowByPartition turns Narrow's binary search of the pinned keys'
+// partitions on or off (off: every split is looked at) and returns a
+// function restoring it.
+func SetNarrowByPartition(on bool) func() {
+	old := narrowByPartition
+	narrowByPartition = on
+	return func() { narrowByPartition = old }
+}

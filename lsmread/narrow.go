@@ -3,9 +3,11 @@ package lsmread
 import (
 	"bytes"
 	"context"
+	"slices"
 	"sync"
 
 	"github.com/lakesql/lakesql/internal/binaryrow"
+	"github.com/lakesql/lakesql/internal/schema"
 	"github.com/lakesql/lakesql/snapshot/manifest"
 )
 
@@ -19,6 +21,11 @@ type planShared struct {
 	// connections narrow one plan at once).
 	bucketers map[int32]*sync.Pool // guarded by mu
 	bounds    map[string]keyBounds // by file name, guarded by mu
+	// partFilter is the partition filter of the plan's schema and
+	// partition specs without a predicate (Narrow adds its own), made on
+	// first use; guarded by mu.
+	partFilter *partitionFilter
+	partPos    []int // partitionPositions, guarded by mu
 }
 
 func newPlanShared() *planShared {
@@ -71,7 +78,7 @@ func (p *Plan) Narrow(ctx context.Context, filter Predicate) (*Plan, error) {
 	if p.Snapshot == nil {
 		return &np, nil
 	}
-	pf, err := np.newPartitionFilter()
+	pf, err := np.narrowPartitionFilter()
 	if err != nil {
 		return nil, err
 	}
@@ -84,8 +91,25 @@ func (p *Plan) Narrow(ctx context.Context, filter Predicate) (*Plan, error) {
 		}
 	}
 	var parts partitionSet
-	for _, s := range p.Splits {
-		np.Stats.FilesTotal += len(s.Files)
+	var within []int // the candidate splits' indexes, or nil: every split
+	if np.points != nil && p.sortedSplits && narrowByPartition {
+		within = np.pointSplits(p.Splits, pf.types)
+	}
+	candidates, candidateFiles := len(p.Splits), 0
+	if within != nil {
+		candidates = len(within)
+		for _, s := range p.Splits {
+			np.Stats.FilesTotal += len(s.Files)
+		}
+	}
+	for k := range candidates {
+		s := p.Splits[k]
+		if within != nil {
+			s = p.Splits[within[k]]
+			candidateFiles += len(s.Files)
+		} else {
+			np.Stats.FilesTotal += len(s.Files)
+		}
 		if !pf.matches(s.PartitionValues) || !np.points.keepBucket(s.Bucket, s.TotalBuckets) {
 			np.Stats.FilesPruned += len(s.Files)
 			continue
@@ -117,9 +141,105 @@ func (p *Plan) Narrow(ctx context.Context, filter Predicate) (*Plan, error) {
 		np.Splits = append(np.Splits, &ns)
 		parts.add(s.Partition)
 	}
+	if within != nil {
+		// The splits of other partitions: their partitions differ from
+		// every pinned key's.
+		np.Stats.FilesPruned += np.Stats.FilesTotal - candidateFiles
+	}
 	np.Stats.Splits = len(np.Splits)
 	np.Stats.PartitionsScanned = parts.len()
 	return &np, nil
+}
+
+// narrowByPartition: Narrow finds the pinned keys' partitions by binary
+// search (tests turn it off to compare with looking at every split).
+var narrowByPartition = true
+
+// narrowPartitionFilter returns the partition filter of a plan narrowed
+// from a planned one: the shared template with the plan's predicate.
+func (p *Plan) narrowPartitionFilter() (*partitionFilter, error) {
+	sh := p.shared
+	if sh == nil {
+		return p.newPartitionFilter()
+	}
+	sh.mu.Lock()
+	tmpl := sh.partFilter
+	sh.mu.Unlock()
+	if tmpl == nil {
+		pf, err := p.newPartitionFilter()
+		if err != nil {
+			return nil, err
+		}
+		t := *pf
+		t.pred = nil
+		tmpl = &t
+		sh.mu.Lock()
+		sh.partFilter = tmpl
+		sh.mu.Unlock()
+	}
+	pf := *tmpl
+	pf.pred = p.Spec.Filter
+	return &pf, nil
+}
+
+// pointSplits returns the indexes (ascending) of the splits of the
+// partitions of the plan's pinned keys, found by binary search in splits
+// (sorted by partition values: Plan.sortedSplits), or nil when a key does
+// not pin every partition field (every split is a candidate). Splits of
+// other partitions hold none of the keys: Narrow need not look at them.
+func (p *Plan) pointSplits(splits []*DataSplit, types []schema.DataType) []int {
+	pos := p.shared.partitionPositions(p.Schema)
+	if len(pos) != len(types) {
+		return nil
+	}
+	var key [4]any
+	vals := key[:0]
+	if len(pos) > len(key) {
+		vals = make([]any, 0, len(pos))
+	}
+	var out []int
+	sorted := true
+	for _, row := range p.points.rows {
+		vals = vals[:0]
+		for _, i := range pos {
+			if i < 0 || i >= len(row) || row[i] == nil {
+				return nil // not pinned (or NULL): every partition
+			}
+			vals = append(vals, row[i])
+		}
+		lo, _ := slices.BinarySearchFunc(splits, vals, func(s *DataSplit, v []any) int {
+			return comparePartitions(types, s.PartitionValues, v)
+		})
+		hi := lo
+		for hi < len(splits) && comparePartitions(types, splits[hi].PartitionValues, vals) == 0 {
+			hi++
+		}
+		if len(out) > 0 && lo <= out[len(out)-1] {
+			sorted = false
+		}
+		for i := lo; i < hi; i++ {
+			out = append(out, i)
+		}
+	}
+	if out == nil {
+		return []int{}
+	}
+	if !sorted {
+		slices.Sort(out)
+		out = slices.Compact(out)
+	}
+	return out
+}
+
+// partitionPositions returns the schema field index of each partition
+// field, in partition order (computed once per plan family).
+func (sh *planShared) partitionPositions(sch *schema.TableSchema) []int {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if sh.partPos == nil {
+		sh.partPos = sch.Projection(sch.PartitionKeys)
+	}
+	return sh.partPos
 }
 
 // ForPlan returns a reader of np, a plan narrowed from r's plan (Narrow):

@@ -3,6 +3,7 @@ package lsmread
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 
@@ -22,10 +23,12 @@ import (
 // committed rows, in the order the transaction first wrote them; for
 // append tables the pending rows follow the committed ones.
 //
-// It streams: memory is bounded by the pending records, not by the table.
-// The records present when ReadPending is called are read; later ones are
-// not. The returned plan is the committed read's (its Snapshot is the
-// snapshot read).
+// It streams: memory is bounded by the pending records whose keys pass the
+// filter's key conjuncts, not by the table; records that spilled are read
+// from the spill file, and those the read keeps must fit in the buffer's
+// limit (else an error wrapping kv.ErrSpilled). The records present when
+// ReadPending is called are read; later ones are not. The returned plan is
+// the committed read's (its Snapshot is the snapshot read).
 func (t *Table) ReadPending(ctx context.Context, spec ScanSpec, pending *kv.PendingWrites) (RowIterator, *Plan, error) {
 	full := spec
 	full.Filter, full.Projection = keyFilter(spec.Filter, pending.KeyIndexes()), nil
@@ -48,13 +51,56 @@ func (t *Table) ReadPending(ctx context.Context, spec ScanSpec, pending *kv.Pend
 			it.proj = append(it.proj, p.Schema.FieldIndex(f.Name))
 		}
 	}
-	recs := pending.Records()
+	// Only the records whose key passes the key conjuncts can give a row
+	// that passes the filter (a merge keeps the key): a DELETE … WHERE
+	// key IN (…) after a large LOAD holds the records of its keys, not
+	// every record of the transaction.
+	kf := keyFilter(spec.Filter, it.keyIdx)
+	var rec0 []any
+	passes := func(row []any) bool {
+		if kf == nil {
+			return true
+		}
+		rec0 = row
+		return Test(kf, func(f int) (any, bool) { return rec0[f], true }) == True
+	}
+	// Records that spilled (more than write-buffer-size) are streamed
+	// from the spill file; the ones this read keeps must fit in
+	// write-buffer-size too, or the read fails with kv.ErrSpilled.
+	var held int64
+	limit := pending.Limit()
+	hold := func(rec kv.KeyValue) error {
+		if !pending.Spilled() {
+			return nil
+		}
+		held += kv.KVOverhead + kv.RowSize(rec.Value)
+		if limit > 0 && held > limit {
+			return fmt.Errorf("%w: the rows this read needs from it exceed write-buffer-size (%d bytes)", kv.ErrSpilled, limit)
+		}
+		return nil
+	}
 	if len(pending.Schema().PrimaryKeys) == 0 {
 		// Append tables: the pending inserts follow the committed rows; a
 		// pending delete (deletion vectors) removes one equal committed row.
+		// Spilled records hold no deletes (kv.PendingWrites.Add).
+		if pending.Spilled() {
+			err := pending.Each(func(rec kv.KeyValue) error {
+				if !passes(rec.Value) {
+					return nil
+				}
+				it.tail = append(it.tail, rec)
+				return hold(rec)
+			})
+			if err != nil {
+				return nil, nil, err
+			}
+			return it, p, nil
+		}
 		for _, rec := range pending.AppendNet() {
 			if rec.Kind.IsAdd() {
-				it.tail = append(it.tail, rec)
+				if passes(rec.Value) {
+					it.tail = append(it.tail, rec)
+				}
 				continue
 			}
 			if it.deleted == nil {
@@ -70,13 +116,20 @@ func (t *Table) ReadPending(ctx context.Context, spec ScanSpec, pending *kv.Pend
 	}
 	it.byKey = make(map[string][]kv.KeyValue)
 	var key []byte
-	for _, rec := range recs {
+	err = pending.Each(func(rec kv.KeyValue) error {
+		if !passes(rec.Value) {
+			return nil
+		}
 		key = kv.AppendKey(key[:0], rec.Value, it.keyIdx)
 		rs, ok := it.byKey[string(key)]
 		if !ok {
 			it.order = append(it.order, string(key))
 		}
 		it.byKey[string(key)] = append(rs, rec)
+		return hold(rec)
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	return it, p, nil
 }

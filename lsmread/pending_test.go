@@ -19,7 +19,7 @@ import (
 
 // pendingTable writes a deduplicate table (k INT key, v INT) with the
 // committed rows and returns it.
-func pendingTable(t *testing.T, ctx context.Context, pk bool, committed map[int32]int32) (*lsmread.Table, *schema.TableSchema) {
+func pendingTable(t testing.TB, ctx context.Context, pk bool, committed map[int32]int32) (*lsmread.Table, *schema.TableSchema) {
 	t.Helper()
 	st, err := storage.Open(ctx, "mem://")
 	if err != nil {
@@ -57,7 +57,7 @@ func pendingTable(t *testing.T, ctx context.Context, pk bool, committed map[int3
 	return lsmread.OpenTable(st, ""), ts
 }
 
-func drain(t *testing.T, it lsmread.RowIterator) []string {
+func drain(t testing.TB, it lsmread.RowIterator) []string {
 	t.Helper()
 	var out []string
 	for {
@@ -241,6 +241,123 @@ func TestReadPendingKeyFilter(t *testing.T) {
 			if c.name == "k = x" && len(plan.Splits) != 1 {
 				t.Errorf("seed %d: k = %d read %d splits with pending writes, want the key's bucket only", seed, x, len(plan.Splits))
 			}
+		}
+	}
+}
+
+// TestReadPendingSpilledKeyFilter: after the pending records spilled (an
+// 8 kb limit), a read whose filter pins keys (IN, a range) reads the spill
+// file and equals the model; a read needing more than the limit of spilled
+// records fails with kv.ErrSpilled.
+func TestReadPendingSpilledKeyFilter(t *testing.T) {
+	ctx := context.Background()
+	for seed := range uint64(6) {
+		rng := rand.New(rand.NewPCG(seed, 5))
+		committed := map[int32]int32{}
+		for range 200 {
+			committed[rng.Int32N(2000)] = rng.Int32N(100)
+		}
+		tbl, ts := pendingTable(t, ctx, true, committed)
+		model := maps(committed)
+		p := kv.NewPendingWrites(ts)
+		p.SetLimit(8 << 10)
+		defer p.Close()
+		for range 3000 {
+			k := rng.Int32N(2000)
+			if rng.IntN(5) == 0 {
+				if err := p.Add(kv.Delete, []any{k, nil}, true); err != nil {
+					t.Fatal(err)
+				}
+				delete(model, k)
+			} else {
+				v := rng.Int32N(100)
+				if err := p.Add(kv.Insert, []any{k, v}, false); err != nil {
+					t.Fatal(err)
+				}
+				model[k] = v
+			}
+		}
+		p.StatementDone()
+		if !p.Spilled() {
+			t.Fatal("3000 records did not spill past 8 kb")
+		}
+		keyType := ts.Fields[0].Type
+		var in []any
+		for range 20 {
+			in = append(in, rng.Int32N(2000))
+		}
+		lo := rng.Int32N(1990)
+		for _, c := range []struct {
+			name   string
+			filter lsmread.Predicate
+			keep   func(int32) bool
+		}{
+			{"IN", lsmread.Leaf{Field: 0, Name: "k", Type: keyType, Op: lsmread.OpIn, Literals: in},
+				func(k int32) bool { return slices.Contains(in, any(k)) }},
+			{"range", lsmread.And{
+				lsmread.Leaf{Field: 0, Name: "k", Type: keyType, Op: lsmread.OpGtEq, Literals: []any{lo}},
+				lsmread.Leaf{Field: 0, Name: "k", Type: keyType, Op: lsmread.OpLt, Literals: []any{lo + 10}},
+			}, func(k int32) bool { return k >= lo && k < lo+10 }},
+		} {
+			var want []string
+			for k, v := range model {
+				if c.keep(k) {
+					want = append(want, fmt.Sprint([]any{k, v}))
+				}
+			}
+			slices.Sort(want)
+			it, _, err := tbl.ReadPending(ctx, lsmread.ScanSpec{Filter: c.filter}, p)
+			if err != nil {
+				t.Fatalf("seed %d %s: %v", seed, c.name, err)
+			}
+			if got := drain(t, it); !slices.Equal(got, want) {
+				t.Errorf("seed %d %s:\n got %v\nwant %v", seed, c.name, got, want)
+			}
+		}
+		if _, _, err := tbl.ReadPending(ctx, lsmread.ScanSpec{}, p); !errors.Is(err, kv.ErrSpilled) {
+			t.Errorf("seed %d: a whole read of 3000 spilled records with an 8 kb limit: %v, want ErrSpilled", seed, err)
+		}
+	}
+}
+
+// BenchmarkReadPendingKeyIn: a DELETE … WHERE k IN (1000 keys) after a
+// transaction buffered 200k upserts (the bench's CDC batch): the read of
+// the committed rows and the pending records of those keys.
+func BenchmarkReadPendingKeyIn(b *testing.B) {
+	ctx := context.Background()
+	committed := map[int32]int32{}
+	for k := range int32(20000) {
+		committed[k] = k % 100
+	}
+	tbl, ts := pendingTable(b, ctx, true, committed)
+	p := kv.NewPendingWrites(ts)
+	for k := range int32(200000) {
+		if err := p.Add(kv.Insert, []any{k * 3 % 400000, k % 7}, false); err != nil {
+			b.Fatal(err)
+		}
+	}
+	p.StatementDone()
+	in := make([]any, 1000)
+	for i := range in {
+		in[i] = int32(i * 397 % 400000)
+	}
+	spec := lsmread.ScanSpec{Filter: lsmread.NewInLeaf(0, "k", ts.Fields[0].Type, lsmread.OpIn, in)}
+	b.ReportAllocs()
+	for b.Loop() {
+		it, _, err := tbl.ReadPending(ctx, spec, p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n := 0
+		for {
+			if _, err := it.Next(); err != nil {
+				break
+			}
+			n++
+		}
+		it.Close()
+		if n == 0 {
+			b.Fatal("no rows")
 		}
 	}
 }

@@ -112,6 +112,10 @@ type Plan struct {
 	points *points
 	// shared is state every plan narrowed from this one shares (Narrow).
 	shared *planShared
+	// sortedSplits says that Splits are in ascending order of their
+	// partition values (comparePartitions): a batch plan's, and the plans
+	// narrowed from it (Narrow keeps the order).
+	sortedSplits bool
 }
 
 // Plan resolves the snapshot and lists the splits to read.
@@ -176,6 +180,7 @@ func (t *Table) Plan(ctx context.Context, spec ScanSpec) (*Plan, error) {
 			return nil, err
 		}
 		p.Stats.Splits = len(p.Splits)
+		p.sortedSplits = true // planSplits sorts; packing keeps the order
 	}
 	return p, nil
 }

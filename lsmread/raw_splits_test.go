@@ -68,9 +68,11 @@ func readPlanBatches(ctx context.Context, plan *lsmread.Plan) ([][]any, error) {
 func compareRawAndMerged(t *testing.T, what string, tbl *lsmread.Table, spec lsmread.ScanSpec) (*lsmread.Plan, [][]any) {
 	t.Helper()
 	ctx := context.Background()
+	stretch := true
 	read := func(raw, columns bool, overrides ...string) (*lsmread.Plan, [][]any, [][]any) {
 		defer lsmread.SetReadRawSplits(raw)()
 		defer lsmread.SetReadColumnMerge(columns)()
+		defer lsmread.SetReadStretch(stretch)()
 		spec := spec
 		if len(overrides) > 0 {
 			base := spec.OptionOverrides
@@ -99,6 +101,10 @@ func compareRawAndMerged(t *testing.T, what string, tbl *lsmread.Table, spec lsm
 	plan, rawRows, rawBatches := read(true, true)
 	mergePlan, colRows, colBatches := read(false, true)
 	_, mergedRows, mergedBatches := read(false, false)
+	// The column merge without its stretches (every record through the heap).
+	stretch = false
+	_, heapRows, heapBatches := read(false, true)
+	stretch = true
 	// Every file that needs no merge and every section a split of its own.
 	_, tinyRows, tinyBatches := read(true, true, "source.split.target-size", "1b")
 	if mergePlan.Stats.RawBuckets != 0 {
@@ -106,9 +112,12 @@ func compareRawAndMerged(t *testing.T, what string, tbl *lsmread.Table, spec lsm
 	}
 	sameMultiset(t, what+": raw-split rows vs merged rows", rawRows, mergedRows)
 	sameMultiset(t, what+": raw-split batches vs merged rows", rawBatches, mergedRows)
-	sameMultiset(t, what+": column-merged rows vs merged rows", colRows, mergedRows)
+	sameSequence(t, what+": column-merged rows vs merged rows", colRows, mergedRows)
 	sameMultiset(t, what+": column-merged batches vs merged rows", colBatches, mergedRows)
+	sameSequence(t, what+": column-merged batches vs merged batches", colBatches, mergedBatches)
 	sameMultiset(t, what+": merged batches vs merged rows", mergedBatches, mergedRows)
+	sameSequence(t, what+": column-merged rows without stretches vs merged rows", heapRows, mergedRows)
+	sameSequence(t, what+": column-merged batches without stretches vs merged batches", heapBatches, mergedBatches)
 	sameMultiset(t, what+": rows of 1-byte splits vs merged rows", tinyRows, mergedRows)
 	sameMultiset(t, what+": batches of 1-byte splits vs merged rows", tinyBatches, mergedRows)
 	if spec.Filter == nil && spec.Projection == nil {
@@ -119,6 +128,21 @@ func compareRawAndMerged(t *testing.T, what string, tbl *lsmread.Table, spec lsm
 		}
 	}
 	return plan, mergedRows
+}
+
+// sameSequence fails when two lists of rows differ, order included (merged
+// reads of one plan give each split's rows in key order).
+func sameSequence(t *testing.T, what string, got, want [][]any) {
+	t.Helper()
+	for i := range min(len(got), len(want)) {
+		if g, w := canonRow(got[i]), canonRow(want[i]); g != w {
+			t.Errorf("%s: row %d is %s, want %s", what, i, g, w)
+			return
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%s: %d rows, want %d", what, len(got), len(want))
+	}
 }
 
 // TestRawSplitsEqualMergeFixtures: on every snapshot of every Java-written
@@ -181,7 +205,7 @@ func TestRawSplitsEqualMergeRandom(t *testing.T) {
 		{name: "deduplicate-ignore-delete", options: map[string]string{"ignore-delete": "true"}, deletes: true, pk: []string{"k", "q"}},
 	}
 	rawBuckets, rawSections := 0, 0
-	col0 := lsmread.ColumnMergedSections()
+	col0, str0 := lsmread.ColumnMergedSections(), lsmread.StretchedRecords()
 	for ei, eng := range engines {
 		t.Run(eng.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(seed, uint64(ei)))
@@ -198,6 +222,11 @@ func TestRawSplitsEqualMergeRandom(t *testing.T) {
 	}
 	if colSections == 0 {
 		t.Fatalf("seed %d: no section was merged over column batches", seed)
+	}
+	if n := lsmread.StretchedRecords() - str0; n == 0 {
+		t.Fatalf("seed %d: the column merge placed no record in a stretch", seed)
+	} else {
+		t.Logf("seed %d: %d records placed in stretches", seed, n)
 	}
 }
 

@@ -43,8 +43,13 @@ const (
 	bucketUnaware                   // BUCKET_UNAWARE: append tables, all in bucket 0
 )
 
-// keepBufCap is the largest record buffer a bucket keeps after a flush.
-const keepBufCap = 1024
+// keepBufCap is the largest record buffer a bucket keeps after a flush;
+// larger ones go to the writer's spare buffers (at most maxSpareBufs),
+// which a bucket whose buffer is full takes instead of growing its own.
+const (
+	keepBufCap   = 1024
+	maxSpareBufs = 4
+)
 
 // slabSize is the number of value slots allocated at once for buffered
 // records.
@@ -103,6 +108,8 @@ type TableWrite struct {
 
 	slab []any
 	perm []int32 // reused sort permutation
+	// spare are emptied record buffers of flushed buckets (keepBufCap).
+	spare [][]kv.KeyValue
 }
 
 // partitionState is what a TableWrite knows of one partition it writes.
@@ -323,6 +330,9 @@ func (w *TableWrite) Write(ctx context.Context, kind kv.RowKind, row []any) erro
 		key[i] = row[k]
 	}
 	copy(value, row)
+	if len(bs.buf) == cap(bs.buf) && len(w.spare) > 0 {
+		w.growFromSpare(bs)
+	}
 	bs.buf = append(bs.buf, kv.KeyValue{Key: key, Seq: kv.SeqNum(seq), Kind: kind, Value: value, Level: -1})
 	sz := kv.KVOverhead + kv.RowSize(value) + int64(nk)*kv.SlotOverhead
 	bs.bytes += sz
@@ -348,6 +358,32 @@ func (w *TableWrite) checkRetract(kind kv.RowKind, row []any) error {
 		return fmt.Errorf("%w: %w", ErrInvalidRow, err)
 	}
 	return nil
+}
+
+// growFromSpare moves a full bucket buffer into the largest spare buffer
+// when that one is larger (a buffer grown by append would copy the
+// records at every doubling after each flush); the buffer left goes to
+// the spares when it is worth keeping.
+func (w *TableWrite) growFromSpare(bs *bucketState) {
+	best := -1
+	for i, b := range w.spare {
+		if cap(b) > len(bs.buf) && (best < 0 || cap(b) > cap(w.spare[best])) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return
+	}
+	buf := append(w.spare[best][:0], bs.buf...)
+	old := bs.buf
+	w.spare[best] = w.spare[len(w.spare)-1]
+	w.spare[len(w.spare)-1] = nil
+	w.spare = w.spare[:len(w.spare)-1]
+	bs.buf = buf
+	if cap(old) > keepBufCap {
+		clear(old)
+		w.spare = append(w.spare, old[:0])
+	}
 }
 
 func (w *TableWrite) alloc(n int) []any {
@@ -577,11 +613,20 @@ func (w *TableWrite) flush(ctx context.Context, bs *bucketState) error {
 	return err
 }
 
-// flushed accounts for a flushed bucket's buffer.
+// flushed accounts for a flushed bucket's buffer. A large buffer goes to
+// the spares (or is dropped): many buckets (one per partition and bucket)
+// each keeping the largest buffer they had would hold memory growing with
+// the statement.
 func (w *TableWrite) flushed(bs *bucketState) {
 	w.bufBytes -= bs.bytes
 	metrics.WriteBufferBytes.Add(-bs.bytes)
 	bs.bytes = 0
+	if len(bs.buf) == 0 && cap(bs.buf) > keepBufCap {
+		if len(w.spare) < maxSpareBufs && !w.closed {
+			w.spare = append(w.spare, bs.buf)
+		}
+		bs.buf = nil
+	}
 }
 
 // flushBucket sorts, merges and writes one bucket's buffer with the sort
@@ -595,15 +640,8 @@ func (w *TableWrite) flushBucket(ctx context.Context, bs *bucketState, perm []in
 	if err := w.writeSorted(ctx, bs, perm); err != nil {
 		return perm, err
 	}
-	if cap(bs.buf) > keepBufCap {
-		// A flushed bucket gives its buffer back: many buckets (one
-		// per partition and bucket) each keeping the largest buffer
-		// they had would hold memory growing with the statement.
-		bs.buf = nil
-	} else {
-		clear(bs.buf)
-		bs.buf = bs.buf[:0]
-	}
+	clear(bs.buf)
+	bs.buf = bs.buf[:0]
 	return perm, nil
 }
 
@@ -778,6 +816,7 @@ func (w *TableWrite) Abort(ctx context.Context) error {
 			bs.buf = nil
 		}
 	}
+	w.spare = nil
 	ctx = context.WithoutCancel(ctx) // a canceled statement still takes its files back
 	var first error
 	for _, path := range w.created {

@@ -151,6 +151,16 @@ func (p *atomicPart) prepare(ctx context.Context) error {
 // error wrapping ErrInDoubt means the record is written and the
 // transaction will commit. Other errors leave nothing committed.
 func CommitAtomic(ctx context.Context, wh storage.Storage, tables []AtomicTable) error {
+	for _, t := range tables {
+		if t.Tx.Written != nil {
+			for _, t := range tables {
+				if t.Tx.Written != nil {
+					_ = t.Tx.Written.Abort(ctx)
+				}
+			}
+			return fmt.Errorf("%w: written files in a multi-table transaction", ErrUnsupported)
+		}
+	}
 	id := uuid.NewString()
 	parts := make([]*atomicPart, len(tables))
 	for i, t := range tables {

@@ -31,6 +31,12 @@ type TxCommit struct {
 	// write-buffer-size, kv.PendingWrites.Each); it may be called once per
 	// commit attempt.
 	Source func(fn func(kv.KeyValue) error) error
+	// Written, when set, holds the transaction's rows already written as
+	// level-0 files by a TableWrite of its own (WriteStatement); the
+	// commit takes it over (publishes or deletes its files). Records,
+	// Source and Overwrite are then empty, and the transaction commits in
+	// a batch of its own.
+	Written *TableWrite
 	// Overwrite, when set, makes the commit an INSERT OVERWRITE
 	// (TableWrite.SetOverwrite).
 	Overwrite *TxOverwrite
@@ -126,11 +132,37 @@ func commitBatch(ctx context.Context, st storage.Storage, txs []*TxCommit, user 
 		changes  *snapshot.CommitChanges
 		written  *snapshot.Snapshot // the base w's files were written for
 		accepted []int              // the transactions w holds
+		early    *writtenTx         // first.Written, prepared
 	)
+	if first.Written != nil {
+		user = first.Written.CommitUser() // the files' changes carry it
+		if len(txs) != 1 {
+			for _, tx := range txs {
+				if tx.Written != nil {
+					_ = tx.Written.Abort(ctx)
+				}
+			}
+			return nil, errs, fmt.Errorf("%w: written files in a batch of transactions", ErrUnsupported)
+		}
+		var err error
+		if early, err = prepareWritten(ctx, first); err != nil {
+			return nil, errs, err
+		}
+	}
+	// abort deletes w's files, unless they are the written ones, which
+	// dropEarly deletes once no commit can publish them.
 	abort := func() {
 		if w != nil {
-			_ = w.Abort(ctx)
+			if early == nil || w != early.w {
+				_ = w.Abort(ctx)
+			}
 			w = nil
+		}
+	}
+	dropEarly := func() {
+		if early != nil && (w == nil || w != early.w) {
+			_ = early.w.Abort(ctx)
+			early = nil
 		}
 	}
 	prepare := func(ctx context.Context, latest *snapshot.Snapshot) (*snapshot.CommitChanges, error) {
@@ -155,7 +187,28 @@ func commitBatch(ctx context.Context, st storage.Storage, txs []*TxCommit, user 
 			}
 		}
 		abort()
-		nw, ch, err := writeRecords(ctx, st, batchTx(txs, acc, user), latest)
+		var (
+			nw *TableWrite
+			ch *snapshot.CommitChanges
+		)
+		switch {
+		case early == nil:
+			nw, ch, err = writeRecords(ctx, st, batchTx(txs, acc, user), latest)
+		case sameSnapshot(early.w.base, latest):
+			nw, ch = early.w, early.ch
+		default:
+			ok, err := stillApplies(ctx, handle, early.w.base, latest)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				nw, ch = early.w, early.ch
+				break
+			}
+			if nw, ch, err = early.rewrite(ctx, st, batchTx(txs, acc, user), latest); err != nil {
+				return nil, err
+			}
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -173,6 +226,7 @@ func commitBatch(ctx context.Context, st storage.Storage, txs []*TxCommit, user 
 	firstChanges, err := prepare(ctx, latest)
 	if err != nil {
 		abort()
+		dropEarly()
 		if errors.Is(err, errNothingLeft) {
 			return nil, errs, nil
 		}
@@ -185,6 +239,7 @@ func commitBatch(ctx context.Context, st storage.Storage, txs []*TxCommit, user 
 	co, err := commitOptions(w.core, first.Options.Branch, w.partTypes, keyTypes, w.opts.Now, w.mode == bucketUnaware)
 	if err != nil {
 		abort()
+		dropEarly()
 		return nil, errs, err
 	}
 	co.SchemaTimeMillis = first.Schema.TimeMillis
@@ -201,8 +256,9 @@ func commitBatch(ctx context.Context, st storage.Storage, txs []*TxCommit, user 
 		// other errors the publish may have happened, so they stay.
 		if errors.Is(err, errNothingLeft) {
 			abort()
-		} else {
-			abandonFailed(ctx, st, first.Options.Branch, first.Schema.ID, err, abort)
+			dropEarly()
+		} else if abandonFailed(ctx, st, first.Options.Branch, first.Schema.ID, err, func() { abort(); dropEarly() }) == false {
+			dropEarly() // unless w holds them, nothing can publish them
 		}
 		if errors.Is(err, errNothingLeft) {
 			return nil, errs, nil
@@ -214,6 +270,7 @@ func commitBatch(ctx context.Context, st storage.Storage, txs []*TxCommit, user 
 			errs[i] = errors.New("lsmwrite: transaction left out of its batch") // not reached: every one is accepted or failed
 		}
 	}
+	dropEarly() // written again on a later snapshot
 	return afterCommit(ctx, handle, w, s, first), errs, nil
 }
 

@@ -57,7 +57,8 @@ var groupQueues sync.Map // snapshot.CommitLockKey → *groupQueue
 // transaction whose conflict predicate meets a key written by one committed
 // before it in the batch fails with ErrReadConflict, alone). INSERT
 // OVERWRITE and transactions with another schema commit in a batch of
-// their own. The snapshot returned is the batch's.
+// their own, as do transactions with written files (TxCommit.Written). The
+// snapshot returned is the batch's.
 func CommitGrouped(ctx context.Context, st storage.Storage, tx TxCommit) (*snapshot.Snapshot, error) {
 	key := snapshot.CommitLockKey(st, tx.Options.Branch)
 	v, _ := groupQueues.LoadOrStore(key, &groupQueue{arrival: make(chan struct{}, 1)})
@@ -83,6 +84,9 @@ func CommitGrouped(ctx context.Context, st storage.Storage, tx TxCommit) (*snaps
 			default:
 				if q.remove(r) {
 					q.mu.Unlock()
+					if tx.Written != nil {
+						_ = tx.Written.Abort(ctx) // never committed
+					}
 					return nil, ctx.Err()
 				}
 			}
@@ -116,16 +120,17 @@ func (q *groupQueue) remove(r *groupReq) bool {
 // lead commits r and the queued transactions that can join it, then hands
 // the lead on.
 func (q *groupQueue) lead(ctx context.Context, st storage.Storage, r *groupReq) {
-	if r.tx.Overwrite == nil {
+	alone := func(tx *TxCommit) bool { return tx.Overwrite != nil || tx.Written != nil }
+	if !alone(r.tx) {
 		q.gather(ctx)
 	}
 	q.mu.Lock()
 	batch := []*groupReq{r}
 	q.remove(r)
-	if r.tx.Overwrite == nil {
+	if !alone(r.tx) {
 		rest := q.waiting[:0]
 		for _, w := range q.waiting {
-			if len(batch) < maxGroup && w.tx.Overwrite == nil && w.tx.Schema.ID == r.tx.Schema.ID && w.tx.Compactor == r.tx.Compactor {
+			if len(batch) < maxGroup && !alone(w.tx) && w.tx.Schema.ID == r.tx.Schema.ID && w.tx.Compactor == r.tx.Compactor {
 				batch = append(batch, w)
 			} else {
 				rest = append(rest, w)

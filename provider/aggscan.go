@@ -116,6 +116,9 @@ type AggregateScan struct {
 	// out says, per selected expression, which aggregate (>= 0) or which
 	// GROUP BY column (-1-k) it is.
 	out []int
+	// top, when set, is the order and limit of a TopN above (through
+	// Projects): only its groups become rows (AggregateTopNRule).
+	top *aggTop
 }
 
 var (
@@ -365,8 +368,11 @@ func (as *AggregateScan) String() string {
 	for _, e := range as.gb.GroupByExprs {
 		grp = append(grp, e.String())
 	}
-	children := []string{fmt.Sprintf("SelectedExprs(%s)", strings.Join(sel, ", ")), fmt.Sprintf("Grouping(%s)", strings.Join(grp, ", ")),
-		as.gb.Child.String()}
+	children := []string{fmt.Sprintf("SelectedExprs(%s)", strings.Join(sel, ", ")), fmt.Sprintf("Grouping(%s)", strings.Join(grp, ", "))}
+	if as.top != nil {
+		children = append(children, as.top.String())
+	}
+	children = append(children, as.gb.Child.String())
 	_ = pr.WriteChildren(children...)
 	return pr.String()
 }

@@ -54,7 +54,7 @@ func (as *AggregateScan) iter(ctx *sql.Context, row sql.Row) (sql.RowIter, error
 	if err != nil {
 		return nil, mapError(err)
 	}
-	rows, err := as.result(groups)
+	rows, err := as.result(groups, as.topGroups(ctx, groups))
 	if err != nil {
 		return nil, err
 	}
@@ -118,16 +118,29 @@ func (as *AggregateScan) countOnly() bool {
 	return len(as.out) == len(as.aggs)
 }
 
-// result turns the groups into rows of GroupBy's schema, with the values
-// the row path computes (MySQL's SUM and AVG of lakesql's builtins,
-// GMS's COUNT, MIN and MAX over the scan's values).
-func (as *AggregateScan) result(gs *lsmread.Groups) ([]sql.Row, error) {
-	na := len(as.aggs)
-	out := make([]sql.Row, 0, len(gs.Keys))
-	for g, keys := range gs.Keys {
-		row := make(sql.Row, len(as.out))
+// result turns the groups (those of top when not nil) into rows of
+// GroupBy's schema, with the values the row path computes (MySQL's SUM and
+// AVG of lakesql's builtins, GMS's COUNT, MIN and MAX over the scan's
+// values).
+func (as *AggregateScan) result(gs *lsmread.Groups, top []int) ([]sql.Row, error) {
+	n := gs.Len()
+	if top != nil {
+		n = len(top)
+	}
+	out := make([]sql.Row, 0, n)
+	vals := make([]any, n*len(as.out))
+	for i := range n {
+		g := i
+		if top != nil {
+			g = top[i]
+		}
+		row := sql.Row(vals[i*len(as.out) : (i+1)*len(as.out) : (i+1)*len(as.out)])
+		var keys []any
 		for j, o := range as.out {
 			if o < 0 {
+				if keys == nil {
+					keys = gs.Key(g)
+				}
 				k := -1 - o
 				v, err := toSQL(as.typeAt(as.keys[k]), keys[k])
 				if err != nil {
@@ -136,7 +149,7 @@ func (as *AggregateScan) result(gs *lsmread.Groups) ([]sql.Row, error) {
 				row[j] = v
 				continue
 			}
-			v, err := as.value(as.aggs[o], &gs.Acc[g*na+o])
+			v, err := as.value(as.aggs[o], gs.Accum(g, o))
 			if err != nil {
 				return nil, err
 			}
@@ -147,7 +160,7 @@ func (as *AggregateScan) result(gs *lsmread.Groups) ([]sql.Row, error) {
 	return out, nil
 }
 
-func (as *AggregateScan) value(spec aggSpec, acc *lsmread.Accum) (any, error) {
+func (as *AggregateScan) value(spec aggSpec, acc lsmread.Accum) (any, error) {
 	switch spec.kind {
 	case aggCountRows, aggCount:
 		return acc.N, nil

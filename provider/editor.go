@@ -360,7 +360,7 @@ func (t *Table) lookupRow(ctx *sql.Context, row []any) ([]any, bool, error) {
 		return found, found != nil, nil
 	}
 	if tt.pending.Spilled() {
-		return nil, false, spilledRead(tt.name)
+		return nil, false, spilledRead(tt.name, kv.ErrSpilled)
 	}
 	recs := tt.pending.OfKey(row)
 	if len(recs) == 0 {

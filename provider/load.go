@@ -3,6 +3,7 @@ package provider
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -10,11 +11,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/vt/proto/query"
 
 	"github.com/lakesql/lakesql/internal/kv"
 	"github.com/lakesql/lakesql/internal/schema"
+	"github.com/lakesql/lakesql/lsmwrite"
 )
 
 // LOAD DATA into a Paimon table without GMS's per-row INSERT path. The
@@ -53,6 +56,14 @@ var loadedRows atomic.Int64
 // LoadedRows is the number of rows LOAD DATA wrote through the direct path
 // since the process started (tests use it to see the path was taken).
 func LoadedRows() int64 { return loadedRows.Load() }
+
+// aheadFiles counts the data files LOADs wrote before their commit.
+var aheadFiles atomic.Int64
+
+// LoadAheadFiles is the number of data files LOAD DATA statements wrote
+// while they ran, before their commit (writeAhead; tests use it to see
+// the write buffer became files during the statement).
+func LoadAheadFiles() int64 { return aheadFiles.Load() }
 
 // LoadDirect reports whether the session loads through a Loader.
 func LoadDirect(ctx *sql.Context) bool { return switchOn(ctx, LoadDirectVar) }
@@ -107,10 +118,17 @@ type Loader struct {
 	// implicit: a deferred column without a default takes its implicit
 	// default with a warning (no_default.go).
 	implicit bool
+	// values: the rows came from INSERT … VALUES (ValuesRow).
+	values bool
 	// gms and slow are the slow path's scratch row: GMS values, and
 	// which columns still need GMS's conversion.
 	gms  sql.Row
 	slow []bool
+	// w, when set, writes the rows as they come (writeAhead): a full
+	// write buffer becomes level-0 files during the statement.
+	w *lsmwrite.TableWrite
+	// out is the row written to w, reused.
+	out []any
 }
 
 // LoadableTable reports whether LOAD DATA into table can take a Loader:
@@ -172,7 +190,37 @@ func NewLoader(ctx *sql.Context, table sql.Table, fieldCols []string, replace, i
 	for i := range l.cols {
 		l.cols[i].setKind(&t.sch.Fields[i].Type)
 	}
+	if ok, err := writeAhead(ctx, tx, tt); err != nil {
+		return nil, err
+	} else if ok {
+		if l.w, err = lsmwrite.WriteStatement(ctx, tt.st, tt.sch, lsmwrite.Options{Branch: tt.lt.BranchName()}); err != nil {
+			return nil, mapError(fmt.Errorf("lakesql: table %s: %w", t.name, err))
+		}
+		l.out = make([]any, len(sch))
+	}
 	return l, nil
+}
+
+// writeAhead reports whether a LOAD writes its rows to files as they come
+// (lsmwrite.WriteStatement) instead of buffering them in the transaction:
+// when it is the statement of an autocommit transaction (nothing reads its
+// rows before the commit) and the first write to a primary-key table
+// without changelog-producer=input (whose changelog is the raw input, which
+// a commit on a newer snapshot could not write again from merged files).
+func writeAhead(ctx *sql.Context, tx *Transaction, tt *txTable) (bool, error) {
+	if ctx.GetIgnoreAutoCommit() || !tt.sch.IsPrimaryKeyTable() {
+		return false, nil
+	}
+	if auto, err := plan.IsSessionAutocommit(ctx); err != nil || !auto {
+		return false, err
+	}
+	core, err := tt.sch.Options.Core()
+	if err != nil || core.ChangelogProducer == schema.ChangelogProducerInput {
+		return false, nil
+	}
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	return tt.pending.Len() == 0 && !tt.pending.ReadKeys() && tt.overwrite == nil && tt.written == nil && tt.broken == nil, nil
 }
 
 // setKind picks the column's fast path (loadSlow when there is none).
@@ -223,7 +271,10 @@ func strictChecked(t sql.Type) bool {
 // fields are ignored.
 func (l *Loader) Row(ctx *sql.Context, fields []LoadField) error {
 	l.rows++
-	out := make([]any, len(l.cols))
+	out := l.out // TableWrite.Write copies the row
+	if l.w == nil || out == nil {
+		out = make([]any, len(l.cols)) // kv.PendingWrites keeps it
+	}
 	anySlow := false
 	for i := range l.cols {
 		c := &l.cols[i]
@@ -241,7 +292,26 @@ func (l *Loader) Row(ctx *sql.Context, fields []LoadField) error {
 		anySlow = true
 	}
 	if anySlow {
-		if err := l.slowRow(ctx, fields, out); err != nil {
+		for i := range l.cols {
+			l.gms[i] = nil
+			if !l.slow[i] {
+				continue
+			}
+			v, err := l.cols[i].gmsValue(ctx, fields)
+			if err != nil {
+				return err
+			}
+			l.gms[i] = v
+		}
+	}
+	return l.add(ctx, out, anySlow)
+}
+
+// add finishes a row whose fast columns are in out and whose slow columns'
+// GMS values are in l.gms (anySlow: there are some), and buffers it.
+func (l *Loader) add(ctx *sql.Context, out []any, anySlow bool) error {
+	if anySlow {
+		if err := l.slowRow(ctx, out); err != nil {
 			if errors.Is(err, errSkipRow) {
 				l.skipped++
 				return nil
@@ -255,30 +325,25 @@ func (l *Loader) Row(ctx *sql.Context, fields []LoadField) error {
 	if err := chargeRow(ctx, out); err != nil { // observe.go
 		return err
 	}
-	l.tx.mu.Lock()
-	err := l.tt.pending.Add(kv.Insert, out, false)
-	l.tx.mu.Unlock()
+	var err error
+	if l.w != nil {
+		err = l.w.Write(ctx, kv.Insert, out)
+	} else {
+		l.tx.mu.Lock()
+		err = l.tt.pending.Add(kv.Insert, out, false)
+		l.tx.mu.Unlock()
+	}
 	if err != nil {
 		return mapError(fmt.Errorf("lakesql: table %s: %w", l.e.t.name, err))
 	}
 	return nil
 }
 
-// slowRow fills the columns marked slow the way GMS's INSERT path does:
-// the value GMS's row holds (the LOAD reader's value or the default), the
-// strict checks of the row, nullability, conversion, the value model.
-func (l *Loader) slowRow(ctx *sql.Context, fields []LoadField, out []any) error {
-	for i := range l.cols {
-		l.gms[i] = nil
-		if !l.slow[i] {
-			continue
-		}
-		v, err := l.cols[i].gmsValue(ctx, fields)
-		if err != nil {
-			return err
-		}
-		l.gms[i] = v
-	}
+// slowRow fills the columns marked slow the way GMS's INSERT path does,
+// from the value GMS's row holds (l.gms: the LOAD reader's value or the
+// default): the strict checks of the row, nullability, conversion, the
+// value model.
+func (l *Loader) slowRow(ctx *sql.Context, out []any) error {
 	for i := range l.cols {
 		c := &l.cols[i]
 		if !l.slow[i] || !c.strict || l.gms[i] == nil {
@@ -444,15 +509,7 @@ func (c *loadCol) fast(b string) (any, bool) {
 		if !ok || i < c.lo || i > c.hi {
 			return nil, false
 		}
-		switch c.root {
-		case schema.TypeTinyInt:
-			return int8(i), true
-		case schema.TypeSmallInt:
-			return int16(i), true
-		case schema.TypeInt:
-			return int32(i), true
-		}
-		return i, true
+		return c.intValue(i), true
 	case loadDecimal:
 		u, ok := plainDecimal(b, c.prec, c.scale)
 		if !ok {
@@ -490,6 +547,19 @@ func (c *loadCol) fast(b string) (any, bool) {
 		return schema.TimestampFromWallClock(tm).Truncate(c.prec), true
 	}
 	return nil, false
+}
+
+// intValue is i (in the column's range) as the column's Paimon value.
+func (c *loadCol) intValue(i int64) any {
+	switch c.root {
+	case schema.TypeTinyInt:
+		return int8(i)
+	case schema.TypeSmallInt:
+		return int16(i)
+	case schema.TypeInt:
+		return int32(i)
+	}
+	return i
 }
 
 // plainFloat: b is -?digits[.digits] (at most 17 digits), text GMS's
@@ -644,12 +714,40 @@ func ParseCanonicalTime[T string | []byte](b T, dateOnly bool) (time.Time, bool)
 
 // Done makes the statement's rows part of the transaction.
 func (l *Loader) Done(ctx *sql.Context) error {
-	loadedRows.Add(l.rows)
-	return l.e.StatementComplete(ctx)
+	if l.values {
+		insertedRows.Add(l.rows)
+	} else {
+		loadedRows.Add(l.rows)
+	}
+	if err := l.e.StatementComplete(ctx); err != nil {
+		return err
+	}
+	if l.w != nil && l.rows == l.skipped { // nothing to commit
+		err := l.w.Abort(ctx)
+		l.w = nil
+		return err
+	}
+	if l.w != nil {
+		aheadFiles.Add(int64(l.w.FilesWritten()))
+		l.tx.mu.Lock()
+		l.tt.written = l.w
+		l.tx.mu.Unlock()
+		l.w = nil
+	}
+	return nil
 }
 
-// Discard drops the statement's rows (the statement failed).
-func (l *Loader) Discard(ctx *sql.Context) { _ = l.e.DiscardChanges(ctx, nil) }
+// Discard drops the statement's rows (the statement failed), deleting the
+// files it wrote.
+func (l *Loader) Discard(ctx *sql.Context) {
+	_ = l.e.DiscardChanges(ctx, nil)
+	if l.w != nil {
+		if err := l.w.Abort(ctx); err != nil {
+			slog.Warn("delete the files of a failed LOAD DATA", "table", l.e.t.name, "err", err)
+		}
+		l.w = nil
+	}
+}
 
 // Rows is the number of rows read so far.
 func (l *Loader) Rows() int64 { return l.rows }

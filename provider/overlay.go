@@ -29,9 +29,6 @@ func (t *Table) pending(ctx *sql.Context) *kv.PendingWrites {
 // filters, index lookups) applies to the merged rows: a lookup join relies
 // on it alone.
 func (t *Table) overlayRows(ctx *sql.Context, pending *kv.PendingWrites) (sql.RowIter, error) {
-	if pending.Spilled() {
-		return nil, spilledRead(t.name)
-	}
 	tx, _ := ctx.GetTransaction().(*Transaction)
 	spec := lsmread.ScanSpec{TimeTravel: t.tt, ReadOptimized: t.ro, Filter: t.filter, Projection: t.cols, TimeZone: sessionZone(ctx)}
 	var it lsmread.RowIterator
@@ -42,6 +39,9 @@ func (t *Table) overlayRows(ctx *sql.Context, pending *kv.PendingWrites) (sql.Ro
 		defer tx.mu.Unlock()
 		it, p, err = t.lt.ReadPending(ctx, spec, pending)
 	}()
+	if errors.Is(err, kv.ErrSpilled) {
+		return nil, spilledRead(t.name, err)
+	}
 	if err != nil {
 		return nil, mapError(err)
 	}
@@ -87,9 +87,11 @@ func (o *overlayIter) Next(*sql.Context) (sql.Row, error) {
 // Close implements sql.RowIter.
 func (o *overlayIter) Close(*sql.Context) error { return o.it.Close() }
 
-// spilledRead is the error of reading table name in a transaction whose
-// writes to it spilled (more than write-buffer-size, kv.ErrSpilled): the
-// spill file streams to the commit and answers no reads (1235).
-func spilledRead(name string) error {
-	return mapError(fmt.Errorf("lakesql: reading table %s in the transaction that wrote more than its write-buffer-size to it is not supported yet (commit first, or raise 'write-buffer-size'): %w", name, kv.ErrSpilled))
+// spilledRead is the error (1235) of a read of table name in a transaction
+// whose writes to it spilled (more than write-buffer-size, kv.ErrSpilled)
+// that the spill file cannot answer within write-buffer-size: a key lookup
+// of INSERT IGNORE or ON DUPLICATE KEY UPDATE, or a read needing more than
+// write-buffer-size of the spilled records (cause).
+func spilledRead(name string, cause error) error {
+	return mapError(fmt.Errorf("lakesql: reading table %s in the transaction that wrote more than its write-buffer-size to it is not supported yet for this statement (commit first, or raise 'write-buffer-size'): %w", name, cause))
 }

@@ -121,6 +121,9 @@ type txTable struct {
 	pending *kv.PendingWrites
 	// overwrite, when set, makes the commit an INSERT OVERWRITE.
 	overwrite *txOverwrite
+	// written holds the rows of a LOAD DATA that wrote them as files
+	// while it ran (Loader, writeAhead); the commit takes it over.
+	written *lsmwrite.TableWrite
 	// compactor runs the automatic compaction of the buckets a commit wrote.
 	compactor *lsmwrite.AutoCompactor
 	// maint runs the table's maintenance after a successful commit.
@@ -249,11 +252,17 @@ func (tx *Transaction) Commit(ctx context.Context) error {
 		if tt.broken != nil {
 			return fmt.Errorf("table %s: %w", tt.name, tt.broken)
 		}
-		if tt.pending.Len() == 0 && tt.overwrite == nil {
+		if tt.pending.Len() == 0 && tt.overwrite == nil && tt.written == nil {
 			continue
 		}
 		var c lsmwrite.TxCommit
 		switch {
+		case tt.written != nil:
+			if tt.pending.Len() > 0 || tt.overwrite != nil {
+				return fmt.Errorf("lakesql: table %s: a LOAD DATA's files with other writes in its transaction", tt.name) // writeAhead prevents it
+			}
+			c = tt.txCommit(nil)
+			c.Written, tt.written = tt.written, nil // the commit deletes them when it does not publish them
 		case tt.pending.Spilled():
 			// Spilled records hold no deletes of an append table
 			// (kv.PendingWrites.Add), so they are their own net.
@@ -316,6 +325,12 @@ func (tx *Transaction) reset() {
 	for _, tt := range tx.tables {
 		if err := tt.pending.Close(); err != nil {
 			slog.Warn("remove a transaction's spill file", "table", tt.name, "err", err)
+		}
+		if tt.written != nil {
+			if err := tt.written.Abort(context.Background()); err != nil {
+				slog.Warn("delete the files of a LOAD DATA rolled back", "table", tt.name, "err", err)
+			}
+			tt.written = nil
 		}
 	}
 	tx.tables = map[string]*txTable{}

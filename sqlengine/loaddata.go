@@ -51,6 +51,8 @@ func (loadDataBuilder) Build(ctx *sql.Context, n sql.Node, _ sql.Row) (sql.RowIt
 	switch n := n.(type) {
 	case *loadInto:
 		return &loadIntoIter{n: n}, nil
+	case *insertValues:
+		return &insertValuesIter{n: n}, nil
 	case *plan.LoadData:
 		if !readsLoadData(n) {
 			return nil, nil

@@ -41,6 +41,7 @@ func (h *opsHandler) NewConnection(c *mysql.Conn) {
 
 func (h *opsHandler) ConnectionClosed(c *mysql.Conn) {
 	metrics.ConnectionsOpen.Add(-1)
+	closeWatch(c) // disconnect.go
 	h.Handler.ConnectionClosed(c)
 }
 

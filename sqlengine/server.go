@@ -201,17 +201,22 @@ func NewEngine(pro *provider.Provider, readOnly bool, pre ...analyzer.Rule) *sql
 	provider.InstallPushdownDMLRule() // single-table UPDATE and DELETE skip the post-analysis rules
 	provider.InstallLoadDirectVariable()
 	installLoadIntoRule() // LOAD DATA into Paimon tables without GMS's per-row INSERT path (loadinto.go)
+	provider.InstallInsertDirectVariable()
+	installInsertValuesRule() // INSERT … VALUES of literals likewise (insertvalues.go)
 	b := analyzer.NewBuilder(pro)
 	b = builtins.Install(b)                                                      // MySQL's answers where GMS's built-ins differ (builtins/)
 	b = b.AddPostAnalyzeRule(builtins.SetOpTypesRuleID, builtins.SetOpTypesRule) // columns of a UNION in a derived table keep the UNION's types
 	b = b.AddPostAnalyzeRule(provider.PushdownRuleID, provider.PushdownRule)
 	provider.InstallAggregateVariables()
 	provider.InstallBatchScanVariable()
-	b = b.AddPostAnalyzeRule(provider.AggregateRuleID, provider.AggregateRule) // after pushdown: the scan prunes by the filter
+	provider.InstallEagerAggregationVariable()
+	b = b.AddPostAnalyzeRule(provider.EagerAggregationRuleID, provider.EagerAggregationRule) // a join's fact side aggregated before the join (provider/eagerjoin.go)
+	b = b.AddPostAnalyzeRule(provider.AggregateRuleID, provider.AggregateRule)               // after pushdown: the scan prunes by the filter
 	b = b.AddPostAnalyzeRule(provider.LookupKeyRuleID, provider.LookupKeyRule)
 	b = b.AddPostAnalyzeRule(builtins.FixedDecimalsRuleID, builtins.FixedDecimalsRule) // ROUND(x, 2) of a DOUBLE prints 2 decimals
 	b = b.AddPostAnalyzeRule(ResultSchemaRuleID, ResultSchemaRule)
-	b = b.AddPostAnalyzeRule(TopNRuleID, topNThroughProject) // ORDER BY an alias … LIMIT n keeps n rows, not all
+	b = b.AddPostAnalyzeRule(TopNRuleID, topNThroughProject)                           // ORDER BY an alias … LIMIT n keeps n rows, not all
+	b = b.AddPostAnalyzeRule(provider.AggregateTopNRuleID, provider.AggregateTopNRule) // … of a GROUP BY: only n groups become rows
 	b = withoutIndexSortElision(b)
 	for _, r := range pre {
 		b = b.AddPreAnalyzeRule(r.Id, r.Apply)

@@ -3,9 +3,11 @@ package tests
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -151,7 +153,7 @@ func TestAggregateScanEqualsRowPath(t *testing.T) {
 		return " WHERE " + leaf() + " OR NOT (" + leaf() + ")"
 	}
 	setVec := func(on int) { mustExec(t, conn, fmt.Sprintf("SET lakesql_vectorized_aggregates = %d", on)) }
-	scans, total := 0, 0
+	scans, tops, total := 0, 0, 0
 	for q := range 240 {
 		table := []string{"pk", "ap", "cmp", "dj", "mow"}[q%5]
 		var sel, group []string
@@ -161,31 +163,52 @@ func TestAggregateScanEqualsRowPath(t *testing.T) {
 			}
 		}
 		sel = append(sel, group...)
-		for range 1 + rng.IntN(4) {
-			sel = append(sel, aggregate())
+		var aliases []string
+		for a := range 1 + rng.IntN(4) {
+			aliases = append(aliases, fmt.Sprintf("a%d", a))
+			sel = append(sel, aggregate()+" AS "+aliases[a])
 		}
 		query := "SELECT " + strings.Join(sel, ", ") + " FROM " + table + filter()
 		if len(group) > 0 {
 			query += " GROUP BY " + strings.Join(group, ", ")
 		}
+		// One query in three keeps the first groups of an order made total
+		// by the group keys (ties of the aggregates broken by them):
+		// AggregateTopNRule picks those groups from the typed aggregates.
+		ordered := q%3 == 0
+		if ordered {
+			var by []string
+			for range 1 + rng.IntN(2) {
+				by = append(by, pick(append(aliases, group...))+pick([]string{"", " DESC"}))
+			}
+			for _, g := range group {
+				by = append(by, g+pick([]string{"", " DESC"}))
+			}
+			query += fmt.Sprintf(" ORDER BY %s LIMIT %d", strings.Join(by, ", "), 1+rng.IntN(6)) // LIMIT 0: GMS's row path panics (groupByIter.Dispose)
+		}
 		setVec(0)
 		want := rawQuery(t, conn, query)
 		setVec(1)
 		got := rawQuery(t, conn, query)
-		slices.Sort(want.rows)
-		slices.Sort(got.rows)
+		if !ordered {
+			slices.Sort(want.rows)
+			slices.Sort(got.rows)
+		}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("seed %d: %s\naggregate scan: %v\n  row by row: %v", seed, query, got, want)
 		}
-		plan := queryStrings(t, conn, "EXPLAIN PLAN "+query)
-		if strings.Contains(fmt.Sprint(plan), "AggregateScan") {
+		plan := fmt.Sprint(queryStrings(t, conn, "EXPLAIN PLAN "+query))
+		if strings.Contains(plan, "AggregateScan") {
 			scans++
+		}
+		if strings.Count(plan, "TopN(") > 1 { // GMS's and the scan's
+			tops++
 		}
 		total++
 	}
-	t.Logf("%d of %d queries ran as an aggregate scan (seed %d)", scans, total, seed)
-	if scans < total/3 {
-		t.Fatalf("only %d of %d queries used the aggregate scan", scans, total)
+	t.Logf("%d of %d queries ran as an aggregate scan, %d kept their first groups in it (seed %d)", scans, total, tops, seed)
+	if scans < total/3 || tops < 5 {
+		t.Fatalf("only %d of %d queries used the aggregate scan, %d its top groups", scans, total, tops)
 	}
 }
 
@@ -227,6 +250,77 @@ func TestLongInListsAreExact(t *testing.T) {
 		plan := fmt.Sprint(queryStrings(t, db, "EXPLAIN PLAN "+long))
 		if strings.Contains(plan, "IndexedTableAccess") {
 			t.Fatalf("a long IN list was planned as index ranges: %s", plan[:min(len(plan), 400)])
+		}
+	}
+}
+
+// TestAggregateTopNManyGroups: ORDER BY … LIMIT over a GROUP BY of more
+// than 64k groups (negative keys, a NULL key, sums tied across many groups
+// and sums leaving int64) keeps the same groups in the same order with the
+// aggregate scan picking them from its typed groups (AggregateTopNRule) as
+// row by row; a query whose tie-break the scan gets wrong fails here.
+func TestAggregateTopNManyGroups(t *testing.T) {
+	wh := t.TempDir()
+	addr := startWarehouseServer(t, wh)
+	mustExec(t, openWarehouseDB(t, addr, "", ""), "CREATE DATABASE tn")
+	db := openWarehouseDB(t, addr, "tn", "")
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	mustExec(t, conn, "CREATE TABLE o (id BIGINT NOT NULL, u BIGINT, amt DECIMAL(12,2), big BIGINT, PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket' = '3')")
+	rng := rand.New(rand.NewPCG(11, 11))
+	const users = 100_000
+	id := 0
+	for chunk := range 14 {
+		var rows []string
+		for range 10_000 {
+			u := fmt.Sprint(rng.IntN(users) - users/2)
+			if rng.IntN(1000) == 0 {
+				u = "NULL"
+			}
+			amt := fmt.Sprintf("%d.%02d", rng.IntN(5), 25*rng.IntN(4)) // few distinct sums: many ties
+			if rng.IntN(50) == 0 {
+				amt = "NULL"
+			}
+			b := fmt.Sprint(rng.Int64N(1000))
+			if rng.IntN(20) == 0 {
+				b = fmt.Sprint(int64(math.MaxInt64) - rng.Int64N(1000)) // sums of a few leave int64
+			}
+			rows = append(rows, fmt.Sprintf("(%d, %s, %s, %s)", id, u, amt, b))
+			id++
+		}
+		mustExec(t, conn, "INSERT INTO o VALUES "+strings.Join(rows, ", "))
+		if chunk == 6 {
+			mustExec(t, conn, "CALL sys.compact(table => 'o')")
+		}
+	}
+	if n, _ := strconv.Atoi(queryStrings(t, conn, "SELECT COUNT(DISTINCT u) FROM o")[0][0]); n <= 1<<16 {
+		t.Fatalf("%d groups, want more than 64k", n)
+	}
+	queries := []string{
+		"SELECT u, COUNT(*), SUM(amt) AS s FROM o GROUP BY u ORDER BY s DESC, u LIMIT 10",
+		"SELECT u, COUNT(*), SUM(amt) AS s FROM o GROUP BY u ORDER BY s, u DESC LIMIT 7",
+		"SELECT u, COUNT(*) AS c FROM o GROUP BY u ORDER BY c DESC, u DESC LIMIT 12",
+		"SELECT u, SUM(big) AS b FROM o GROUP BY u ORDER BY b DESC, u LIMIT 9",
+		"SELECT u, SUM(big) AS b, COUNT(amt) FROM o GROUP BY u ORDER BY b, u LIMIT 9",
+		"SELECT u, MIN(amt) AS lo, MAX(amt) AS hi FROM o GROUP BY u ORDER BY hi DESC, lo, u LIMIT 11",
+		"SELECT u, MAX(amt) AS hi FROM o WHERE u < 0 GROUP BY u ORDER BY hi, u LIMIT 5",
+		"SELECT u, COUNT(*) FROM o GROUP BY u ORDER BY u LIMIT 3",
+		"SELECT u, COUNT(*) FROM o GROUP BY u ORDER BY u DESC LIMIT 3",
+	}
+	for _, q := range queries {
+		mustExec(t, conn, "SET lakesql_vectorized_aggregates = 0")
+		want := rawQuery(t, conn, q)
+		mustExec(t, conn, "SET lakesql_vectorized_aggregates = 1")
+		got := rawQuery(t, conn, q)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s\naggregate scan: %v\n  row by row: %v", q, got, want)
+		}
+		if plan := fmt.Sprint(queryStrings(t, conn, "EXPLAIN PLAN "+q)); strings.Count(plan, "TopN(") < 2 {
+			t.Errorf("%s: the aggregate scan does not keep the first groups: %s", q, plan)
 		}
 	}
 }

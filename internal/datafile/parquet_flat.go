@@ -238,6 +238,10 @@ func (c *flatCursor) runs(k int, fn func(done, m int, defs []byte, nn int) error
 					nn++
 				}
 			}
+			if nn == m {
+				// No NULL in the run: its values are copied as they are.
+				defs = nil
+			}
 		}
 		if err := fn(done, m, defs, nn); err != nil {
 			return err

@@ -99,6 +99,9 @@ func (p *PendingWrites) Records() []KeyValue {
 // bytes (the table's write-buffer-size); 0 keeps them in memory.
 func (p *PendingWrites) SetLimit(limit int64) { p.limit = limit }
 
+// Limit is the limit set by SetLimit (0: none).
+func (p *PendingWrites) Limit() int64 { return p.limit }
+
 // Bytes is the estimated heap size of the records held in memory.
 func (p *PendingWrites) Bytes() int64 { return p.bytes }
 
@@ -113,15 +116,19 @@ func (p *PendingWrites) spilled() int {
 	return p.spill.n
 }
 
-// Close removes the spill file, if any; the buffer is empty afterwards.
+// Close removes the spill file, if any; the buffer is empty afterwards and
+// holds no memory of its records (a buffer that spilled keeps an array of
+// write-buffer-size worth of records: whatever still refers to the closed
+// buffer must not keep that alive).
 func (p *PendingWrites) Close() error {
-	clear(p.recs)
-	p.recs = p.recs[:0]
+	p.recs = nil
 	p.bytes = 0
 	p.stmt = 0
 	if p.byKey != nil {
-		clear(p.byKey)
+		p.byKey = map[string][]int32{}
 	}
+	p.read = map[string]struct{}{}
+	p.buf = nil
 	p.indexed = 0
 	if p.spill == nil {
 		return nil

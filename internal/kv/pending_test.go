@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math/big"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -197,4 +198,40 @@ func TestPendingWritesMerge(t *testing.T) {
 	if row, ok, err := p.Merge([]any{int32(1), int32(1), int32(2)}, p.OfKey([]any{int32(1)})); err != nil || ok {
 		t.Errorf("after a delete: %v %v %v", row, ok, err)
 	}
+}
+
+// TestPendingWritesCloseReleasesMemory: a closed buffer whose records
+// spilled holds no memory of them, though something still refers to it
+// (the record array of a write-buffer-size worth of records was kept).
+func TestPendingWritesCloseReleasesMemory(t *testing.T) {
+	sch := &schema.TableSchema{
+		Fields: []schema.DataField{
+			{ID: 0, Name: "k", Type: schema.AtomicType(schema.TypeBigInt).WithNullable(false)},
+			{ID: 1, Name: "v", Type: schema.AtomicType(schema.TypeBigInt)},
+		},
+		PrimaryKeys: []string{"k"},
+	}
+	heap := func() uint64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	before := heap()
+	p := kv.NewPendingWrites(sch)
+	p.SetLimit(32 << 20)
+	for k := int64(0); !p.Spilled(); k++ {
+		if err := p.Add(kv.Insert, []any{k, k}, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	filled := heap()
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	after := heap()
+	if after > before+(filled-before)/8 {
+		t.Errorf("heap %d MB before, %d MB full, %d MB after Close (the buffer is still referenced)", before>>20, filled>>20, after>>20)
+	}
+	runtime.KeepAlive(p)
 }

@@ -94,6 +94,27 @@ func (r *Reader) openBatches(ctx context.Context, f *File, vec dv.DeletionVector
 	return &BatchReader{r: r, fr: fr, src: src, layout: l, dv: vec, types: types, records: records}, nil
 }
 
+// allTrue is copied into the NULL masks of fields a file does not hold.
+var allTrue [BatchSize]bool
+
+func init() {
+	for i := range allTrue {
+		allTrue[i] = true
+	}
+}
+
+// allNull returns a mask of n NULLs in buf's array when it is large
+// enough.
+func allNull(buf []bool, n int) []bool {
+	if cap(buf) < n {
+		buf = make([]bool, n)
+	}
+	buf = buf[:n]
+	for k := 0; k < n; k += copy(buf[k:], allTrue[:]) {
+	}
+	return buf
+}
+
 // Next fills b with the next batch (one vector per read field; fields not
 // read are NULL), or returns io.EOF. Batches with every row deleted are
 // skipped. b's vectors are valid until the next call.
@@ -120,12 +141,11 @@ func (br *BatchReader) Next(b *datafile.Batch) error {
 			j := l.Src[i]
 			switch {
 			case j < 0:
-				// Reset leaves Any entries nil; every entry is NULL.
+				// Reset leaves Any entries nil; every entry is NULL. The
+				// vector's own mask is reused (valid until the next call).
+				nulls := out.Nulls
 				out.Reset(br.types[i], n)
-				out.Nulls = make([]bool, n)
-				for k := range out.Nulls {
-					out.Nulls[k] = true
-				}
+				out.Nulls = allNull(nulls, n)
 			case l.Cast[i] != nil:
 				in := &br.file.Cols[j]
 				out.Reset(br.types[i], n)

@@ -72,3 +72,15 @@ func BenchmarkWriteManifest(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkWriteSmallManifest: the manifest of a small commit (one file),
+// where setting up the encoder is most of the cost.
+func BenchmarkWriteSmallManifest(b *testing.B) {
+	entries := []manifest.ManifestEntry{sampleEntry("data-00000001.parquet", 0)}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := manifest.WriteManifest(entries); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

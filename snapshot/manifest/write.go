@@ -86,8 +86,12 @@ func writeContainer[R any](schemaJSON string, recs []R, opts []WriteOption) ([]b
 	case CodecSnappy:
 		encOpts = append(encOpts, ocf.WithCodec(ocf.Snappy))
 	case CodecZstandard:
-		encOpts = append(encOpts, ocf.WithCodec(ocf.ZStandard), ocf.WithZStandardEncoderOptions(
-			zstd.WithEncoderLevel(zstd.EncoderLevelFromZstd(cfg.zstdLevel)), zstd.WithEncoderConcurrency(1)))
+		zenc, err := zstdEncoders.get(cfg.zstdLevel)
+		if err != nil {
+			return nil, fmt.Errorf("manifest: new zstd encoder: %w", err)
+		}
+		defer zstdEncoders.put(cfg.zstdLevel, zenc)
+		encOpts = append(encOpts, ocf.WithCodec(ocf.ZStandard), ocf.WithZStandardEncoder(zenc))
 	default:
 		return nil, fmt.Errorf("%w: Avro codec %q", ErrUnsupported, cfg.codec)
 	}
@@ -139,4 +143,41 @@ func WriteIndexManifest(entries []IndexManifestEntry, opts ...WriteOption) ([]by
 		}
 	}
 	return writeContainer(indexManifestSchemaJSON, recs, opts)
+}
+
+// zstdEncoders keeps zstd encoders per level for the container writers: a
+// new encoder costs ~1 MB and most of a small commit's manifest write
+// (BenchmarkWriteSmallManifest). An encoder serves one writer at a time
+// (the codec resets it after each block).
+var zstdEncoders encoderPools
+
+type encoderPools struct {
+	mu    sync.Mutex
+	pools map[int]*sync.Pool
+}
+
+func (p *encoderPools) pool(level int) *sync.Pool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.pools == nil {
+		p.pools = map[int]*sync.Pool{}
+	}
+	pl := p.pools[level]
+	if pl == nil {
+		pl = &sync.Pool{}
+		p.pools[level] = pl
+	}
+	return pl
+}
+
+func (p *encoderPools) get(level int) (*zstd.Encoder, error) {
+	if e, ok := p.pool(level).Get().(*zstd.Encoder); ok {
+		return e, nil
+	}
+	return zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.EncoderLevelFromZstd(level)), zstd.WithEncoderConcurrency(1))
+}
+
+func (p *encoderPools) put(level int, e *zstd.Encoder) {
+	e.Reset(nil)
+	p.pool(level).Put(e)
 }

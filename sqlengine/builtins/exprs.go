@@ -603,3 +603,12 @@ func (c *castSigned) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	}
 	return int64(r), nil
 }
+
+// NegatedOperand is the operand of e when e is lakesql's unary minus.
+func NegatedOperand(e sql.Expression) (sql.Expression, bool) {
+	n, ok := e.(*negate)
+	if !ok {
+		return nil, false
+	}
+	return n.inner.Child, true
+}
