@@ -13,7 +13,9 @@ import (
 // LOAD DATA leaves out of its column list. MySQL 8.0 fails the statement
 // in strict mode with 1364 (HY000) "Field 'c' doesn't have a default
 // value" (GMS's sql.ErrInsertIntoNonNullableDefaultNullColumn, mapped in
-// errors.go). Under IGNORE, LOAD DATA LOCAL (IGNORE as GMS plans it) or a
+// errors.go), naming the first such column, before any row: the strict
+// rule (strict.go) fails it when it plans the statement, also an
+// INSERT … SELECT whose SELECT returns no rows (GMS alone checks each row). Under IGNORE, LOAD DATA LOCAL (IGNORE as GMS plans it) or a
 // sql_mode without STRICT_TRANS_TABLES/STRICT_ALL_TABLES/TRADITIONAL it
 // stores the type's implicit default (0, '', …) with one Warning 1364 per
 // column and statement; GMS's path would answer IGNORE with a Note 1048 per

@@ -99,6 +99,15 @@ func strictInsert(ctx *sql.Context, n *plan.InsertInto) (sql.Node, transform.Tre
 			rows := new(atomic.Int64)
 			exprs := make([]sql.Expression, len(p.Projections))
 			implicit := !n.DeferredDefaults.Empty() && implicitDefaults(ctx, n.Ignore)
+			if !n.DeferredDefaults.Empty() && !implicit {
+				// Strict mode: the statement fails before any row, also
+				// when it has none (MySQL checks when it prepares).
+				for i, c := range dst {
+					if n.DeferredDefaults.Contains(i) {
+						return nil, transform.SameTree, sql.ErrInsertIntoNonNullableDefaultNullColumn.New(c.Name)
+					}
+				}
+			}
 			for i, e := range p.Projections {
 				if implicit && n.DeferredDefaults.Contains(i) && !hasImplicitDefault(e) {
 					e = &implicitDefault{col: dst[i]} // no_default.go

@@ -69,6 +69,8 @@ func TestNoDefaultForFieldMatchesMariaDB(t *testing.T) {
 		"INSERT INTO t (a) VALUES (1)",
 		"INSERT INTO t (a, b) VALUES (1, 1), (2, 2)",
 		"INSERT INTO t (a) SELECT 3",
+		"INSERT INTO t (a) SELECT a FROM t WHERE a < 0",
+		"INSERT INTO t (s) SELECT s FROM t WHERE a < 0",
 		"INSERT IGNORE INTO t (a) VALUES (5), (6)",
 		"INSERT IGNORE INTO t (a, b) SELECT 9, 1",
 		load,

@@ -111,6 +111,7 @@ func TestServerNoDefaultForField(t *testing.T) {
 	fails("INSERT INTO t (a) VALUES (1)", "b")
 	fails("INSERT INTO t (a, b) VALUES (1, 1), (2, 2)", "s")
 	fails("INSERT INTO t (a) SELECT 3", "b")
+	fails("INSERT INTO t (a) SELECT a FROM t WHERE a < 0", "b") // no rows
 	for _, direct := range []string{"1", "0"} {
 		mustExec(t, conn, "SET lakesql_load_direct = "+direct)
 		fails(load(false, false, ""), "b")
@@ -143,4 +144,37 @@ func TestServerNoDefaultForField(t *testing.T) {
 	mustExec(t, conn, "SET sql_mode = DEFAULT")
 	fails("INSERT INTO t (a) VALUES (1)", "b")
 	check("strict mode again")
+}
+
+// TestServerNoDefaultForFieldPrepared: a server-side prepared INSERT that
+// leaves a NOT NULL column without a default out prepares, as in MySQL, and
+// each execution follows the session's sql_mode at that time: 1364 in
+// strict mode, the implicit default with Warning 1364 in non-strict mode.
+func TestServerNoDefaultForFieldPrepared(t *testing.T) {
+	ctx := context.Background()
+	addr := startWarehouseServer(t, t.TempDir())
+	mustExec(t, openWarehouseDB(t, addr, "", ""), "CREATE DATABASE nd", "CREATE TABLE nd.t (a INT NOT NULL, b INT NOT NULL)")
+	conn, err := openWarehouseDB(t, addr, "nd", "&interpolateParams=false").Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for _, mode := range []string{"DEFAULT", "''"} {
+		mustExec(t, conn, "SET sql_mode = "+mode)
+		st, err := conn.PrepareContext(ctx, "INSERT INTO t (a) VALUES (?)")
+		if err != nil {
+			t.Fatalf("PREPARE with sql_mode %s: %v", mode, err)
+		}
+		for i, exec := range []string{"DEFAULT", "''", "DEFAULT"} {
+			mustExec(t, conn, "SET sql_mode = "+exec)
+			_, err := st.ExecContext(ctx, i)
+			if strict := exec == "DEFAULT"; strict != (mysqlErrNo(err) == 1364) {
+				t.Errorf("prepared with sql_mode %s, executed with %s: %v", mode, exec, err)
+			}
+		}
+		st.Close()
+	}
+	if got := queryStrings(t, conn, "SELECT a, b FROM t"); len(got) != 2 || got[0][0] != "1" || got[0][1] != "0" || got[1][0] != "1" {
+		t.Errorf("t holds %q, want [1 0] twice", got)
+	}
 }
