@@ -138,7 +138,7 @@ func (t *Table) expireUntil(ctx context.Context, cfg ExpireConfig, earliest, end
 	if end <= earliest {
 		// Nothing to expire: make sure the EARLIEST hint exists.
 		if _, ok, err := sm.readHint(ctx, EarliestHint); err == nil && !ok {
-			_ = sm.writeHint(ctx, EarliestHint, earliest)
+			_ = sm.writeHintOf(ctx, EarliestHint, earliest)
 		}
 		return res, nil
 	}
@@ -249,7 +249,7 @@ func (t *Table) expireUntil(ctx context.Context, cfg ExpireConfig, earliest, end
 		}
 		res.Snapshots++
 	}
-	if err := sm.writeHint(ctx, EarliestHint, end); err != nil {
+	if err := sm.writeHintOf(ctx, EarliestHint, end); err != nil {
 		return res, err
 	}
 	res.Earliest = end
