@@ -221,6 +221,7 @@ func commitBatch(ctx context.Context, st storage.Storage, txs []*TxCommit, user 
 		latest, err = nil, nil
 	}
 	if err != nil {
+		dropEarly()
 		return nil, errs, err
 	}
 	firstChanges, err := prepare(ctx, latest)

@@ -70,6 +70,13 @@ func prepareWritten(ctx context.Context, tx *TxCommit) (*writtenTx, error) {
 		_ = w.Abort(ctx)
 		return nil, fmt.Errorf("%w: a transaction's written files with buffered records or an overwrite", ErrUnsupported)
 	}
+	// The table may have been dropped (and created again) since the
+	// statement began: its last rows must not become files in the folder
+	// a drop has swept, as writeRecords' files never do there.
+	if err := snapshot.CheckTableIdentity(ctx, w.st, tx.Options.Branch, tx.Schema.ID, tx.Schema.TimeMillis); err != nil {
+		_ = w.Abort(ctx)
+		return nil, err
+	}
 	ch, err := w.Prepare(ctx)
 	if err != nil {
 		_ = w.Abort(ctx)
