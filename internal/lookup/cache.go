@@ -15,6 +15,12 @@ type Options struct {
 	// MaxDiskBytes bounds the lookup files kept (least recently used go
 	// first); 0 means DefaultMaxDiskBytes.
 	MaxDiskBytes int64
+	// MaxResidentBytes bounds the mapped lookup files whose pages may stay
+	// in the process's memory (least recently used go first: their pages
+	// are given back to the kernel and read again from the file when a
+	// lookup reaches them); 0 means DefaultMaxResidentBytes. Java's
+	// counterpart is lookup.cache-max-memory-size (256 mb).
+	MaxResidentBytes int64
 	// BlockBytes is the target block size; 0 means DefaultBlockBytes.
 	BlockBytes int
 	// Dir holds the (unlinked) lookup files; "" is os.TempDir().
@@ -23,8 +29,9 @@ type Options struct {
 
 // Defaults.
 const (
-	DefaultMaxDiskBytes = 8 << 30
-	DefaultBlockBytes   = 4 << 10
+	DefaultMaxDiskBytes     = 8 << 30
+	DefaultMaxResidentBytes = 256 << 20
+	DefaultBlockBytes       = 4 << 10
 )
 
 // Cache keeps lookup files by id (the caller's name for a data file read
@@ -36,6 +43,11 @@ type Cache struct {
 		entries map[string]*entry
 		lru     list.List // of *entry, most recent first
 		bytes   int64
+		// hot are the mapped files whose pages may be resident, most
+		// recent first, hotBytes their sizes (≤ MaxResidentBytes but for
+		// the newest one).
+		hot      list.List // of *entry
+		hotBytes int64
 	}
 	stats struct {
 		hits, builds atomic.Int64
@@ -48,6 +60,7 @@ type entry struct {
 	file  *File
 	err   error
 	elem  *list.Element
+	hot   *list.Element // in Cache.mu.hot, or nil
 }
 
 // Shared is the process-wide cache of lookup files: point reads (lsmread)
@@ -59,6 +72,9 @@ var Shared = NewCache(Options{})
 func NewCache(opts Options) *Cache {
 	if opts.MaxDiskBytes <= 0 {
 		opts.MaxDiskBytes = DefaultMaxDiskBytes
+	}
+	if opts.MaxResidentBytes <= 0 {
+		opts.MaxResidentBytes = DefaultMaxResidentBytes
 	}
 	if opts.BlockBytes <= 0 {
 		opts.BlockBytes = DefaultBlockBytes
@@ -85,7 +101,9 @@ func (c *Cache) Get(ctx context.Context, id string, src Source) (*File, error) {
 		// Built (the usual case): one lock.
 		c.mu.lru.MoveToFront(e.elem)
 		e.file.refs.Add(1)
+		trim := c.touchLocked(e)
 		c.mu.Unlock()
+		giveBack(trim)
 		c.stats.hits.Add(1)
 		return e.file, nil
 	}
@@ -106,10 +124,13 @@ func (c *Cache) Get(ctx context.Context, id string, src Source) (*File, error) {
 		c.mu.Lock()
 		f := e.file
 		ok := c.mu.entries[id] == e
+		var trim []*File
 		if ok {
 			f.refs.Add(1)
+			trim = c.touchLocked(e)
 		}
 		c.mu.Unlock()
+		giveBack(trim)
 		if ok {
 			c.stats.hits.Add(1)
 			return f, nil
@@ -134,7 +155,12 @@ func (c *Cache) Get(ctx context.Context, id string, src Source) (*File, error) {
 	f.refs.Store(2) // the cache's and the caller's
 	c.mu.bytes += f.size
 	c.evictLocked()
+	var trim []*File
+	if c.mu.entries[id] == e {
+		trim = c.touchLocked(e)
+	}
 	c.mu.Unlock()
+	giveBack(trim)
 	close(e.ready)
 	c.stats.builds.Add(1)
 	return f, nil
@@ -174,12 +200,51 @@ func (c *Cache) evictLocked() {
 	}
 }
 
+// touchLocked makes e's file the most recently used mapped one and
+// returns the files that fall out of the resident budget, each with a
+// reference the caller gives back (giveBack) after unlocking.
+func (c *Cache) touchLocked(e *entry) []*File {
+	if e.file == nil || e.file.mapped == nil {
+		return nil
+	}
+	if e.hot != nil {
+		c.mu.hot.MoveToFront(e.hot)
+		return nil
+	}
+	e.hot = c.mu.hot.PushFront(e)
+	c.mu.hotBytes += e.file.size
+	var trim []*File
+	for c.mu.hotBytes > c.opts.MaxResidentBytes && c.mu.hot.Len() > 1 {
+		old := c.mu.hot.Remove(c.mu.hot.Back()).(*entry)
+		old.hot = nil
+		c.mu.hotBytes -= old.file.size
+		old.file.refs.Add(1) // the cache holds one while it is listed
+		trim = append(trim, old.file)
+	}
+	return trim
+}
+
+// giveBack returns the pages of files out of the resident budget to the
+// kernel (the mapping stays: a later lookup reads them from the file
+// again) and drops the references touchLocked took.
+func giveBack(files []*File) {
+	for _, f := range files {
+		adviseDontNeed(f.mapped)
+		f.release()
+	}
+}
+
 func (c *Cache) removeLocked(e *entry) {
 	if c.mu.entries[e.id] != e {
 		return
 	}
 	delete(c.mu.entries, e.id)
 	c.mu.lru.Remove(e.elem)
+	if e.hot != nil {
+		c.mu.hot.Remove(e.hot)
+		e.hot = nil
+		c.mu.hotBytes -= e.file.size
+	}
 	if e.file != nil {
 		c.mu.bytes -= e.file.size
 		e.file.release()
@@ -205,15 +270,18 @@ func (c *Cache) Close() {
 
 // Stats are a cache's counters.
 type Stats struct {
-	Files        int
-	Bytes        int64
-	Hits, Builds int64
+	Files int
+	Bytes int64
+	// ResidentBytes are the sizes of the mapped files whose pages may be
+	// resident (MaxResidentBytes).
+	ResidentBytes int64
+	Hits, Builds  int64
 }
 
 // Stats returns the cache's counters.
 func (c *Cache) Stats() Stats {
 	c.mu.Lock()
-	s := Stats{Files: len(c.mu.entries), Bytes: c.mu.bytes}
+	s := Stats{Files: len(c.mu.entries), Bytes: c.mu.bytes, ResidentBytes: c.mu.hotBytes}
 	c.mu.Unlock()
 	s.Hits, s.Builds = c.stats.hits.Load(), c.stats.builds.Load()
 	return s

@@ -7,3 +7,5 @@ import "os"
 func mapFile(*os.File, int64) []byte { return nil }
 
 func unmapFile([]byte) {}
+
+func adviseDontNeed([]byte) {}

@@ -33,3 +33,12 @@ func unmapFile(m []byte) {
 		_ = syscall.Munmap(m)
 	}
 }
+
+// adviseDontNeed gives a mapping's resident pages back to the kernel; the
+// mapping stays valid (a shared file mapping reads them from the file
+// again).
+func adviseDontNeed(m []byte) {
+	if m != nil {
+		_ = syscall.Madvise(m, syscall.MADV_DONTNEED)
+	}
+}
