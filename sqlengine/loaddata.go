@@ -38,17 +38,27 @@ import (
 // column default. Blank lines are skipped. DATE and DATETIME text in the
 // canonical forms is parsed here, which spares GMS's layout-by-layout parse.
 
-// loadDataBuilder overrides GMS's executor for *plan.LoadData.
-type loadDataBuilder struct{}
+// loadDataBuilder overrides GMS's executor for *plan.LoadData (and for
+// an aggregate without GROUP BY: aggregate_all.go). base is the whole
+// executor, which builds the nodes below an overridden one.
+type loadDataBuilder struct{ base sql.NodeExecBuilder }
 
-var _ sql.NodeExecBuilder = loadDataBuilder{}
+var _ sql.NodeExecBuilder = (*loadDataBuilder)(nil)
 
 // newExecBuilder is GMS's executor with lakesql's LOAD DATA reader.
-func newExecBuilder() sql.NodeExecBuilder { return rowexec.NewOverrideBuilder(loadDataBuilder{}) }
+func newExecBuilder() sql.NodeExecBuilder {
+	o := &loadDataBuilder{}
+	o.base = rowexec.NewOverrideBuilder(o)
+	return o.base
+}
 
 // Build implements sql.NodeExecBuilder: nil, nil hands the node to GMS.
-func (loadDataBuilder) Build(ctx *sql.Context, n sql.Node, _ sql.Row) (sql.RowIter, error) {
+func (o *loadDataBuilder) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIter, error) {
 	switch n := n.(type) {
+	case *plan.GroupBy:
+		if len(n.GroupByExprs) == 0 {
+			return buildAggregateAll(ctx, o.base, n, row)
+		}
 	case *loadInto:
 		return &loadIntoIter{n: n}, nil
 	case *insertValues:
