@@ -69,6 +69,10 @@ func protect(st ast.Statement) ast.Statement {
 		return st
 	}
 	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
+		if s, ok := n.(*ast.Select); ok {
+			protectRepeatedSelect(s) // repeated_select.go
+			return true, nil
+		}
 		if cv, ok := n.(*ast.ConvertExpr); ok {
 			if cv.Type != nil && isDecimalTypeName(cv.Type.Type) {
 				cv.Expr = &ast.FuncExpr{Name: ast.NewColIdent(castOperandFn), Exprs: ast.SelectExprs{&ast.AliasedExpr{Expr: cv.Expr}}}

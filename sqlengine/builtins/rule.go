@@ -28,7 +28,7 @@ func Install(b *analyzer.Builder) *analyzer.Builder {
 // Functions is the function provider of the replaced built-ins.
 var Functions = func() function.Registry {
 	r := function.Registry{}
-	for _, f := range append(append([]sql.Function{exactLiteralFunction, castOperandFunction}, functions...), append(aggFunctions, choiceFunctions...)...) {
+	for _, f := range append(append([]sql.Function{exactLiteralFunction, castOperandFunction, repeatedSelectFunction}, functions...), append(aggFunctions, choiceFunctions...)...) {
 		r[f.FunctionName()] = f
 	}
 	return r
@@ -127,6 +127,8 @@ func rewriteOne(e sql.Expression) (sql.Expression, transform.TreeIdentity, error
 	case *exactLiteral:
 		return unwrapExact(x)
 	case *castOperand:
+		return x.e, transform.NewTree, nil
+	case *repeatedSelect:
 		return x.e, transform.NewTree, nil
 	case *expression.Like:
 		// GMS's simplifyFilters turns a LIKE without wildcards into =
