@@ -82,16 +82,31 @@ func TestDifferentialMariaDB(t *testing.T) {
 	// (lists and subqueries), from its own generator so the others stay
 	// the same sequence for a seed.
 	in := &diffGen{r: rand.New(rand.NewSource(seed ^ 0x1d))}
+	// Every fifth query, offset by two, is an aggregate shape (GROUP BY or
+	// none, a join, HAVING, DISTINCT, ORDER BY … LIMIT including 0, a
+	// repeated aggregate), run on lakesql with its aggregate scan and eager
+	// aggregation and again without (GMS's row path), both against MariaDB.
+	agg := &diffGen{r: rand.New(rand.NewSource(seed ^ 0xa9))}
 	start := time.Now()
 	ran, differ, known := 0, 0, map[string]int{}
 	for ran < queries && time.Since(start) < diffBudget {
 		q := g.query()
-		if ran%5 == 4 {
+		rowPath := false
+		switch ran % 5 {
+		case 4:
 			q = in.inQuery()
+		case 2:
+			q = agg.aggQuery()
+			rowPath = true
 		}
 		ran++
 		lres := diffRun(ldb, q)
 		mres := diffRun(mdb, q)
+		if rowPath && diffEqual(lres, mres) {
+			diffSet(t, ldb, 0)
+			lres = diffRun(ldb, q)
+			diffSet(t, ldb, 1)
+		}
 		if diffEqual(lres, mres) {
 			continue
 		}
@@ -504,6 +519,86 @@ func (g *diffGen) query() string {
 	default:
 		return fmt.Sprintf("SELECT t1.id, %s, %s FROM t1 WHERE %s", g.num(2), g.str(2), g.pred(1))
 	}
+}
+
+// diffSet turns lakesql's aggregate scan and eager aggregation on (1) or
+// off (0) on db's one connection.
+func diffSet(t *testing.T, db *sql.DB, on int) {
+	t.Helper()
+	for _, v := range []string{"lakesql_vectorized_aggregates", "lakesql_eager_aggregation"} {
+		if _, err := db.Exec(fmt.Sprintf("SET %s = %d", v, on)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// aggQuery is an aggregate query of the shapes lakesql's aggregate and
+// join rules rewrite: with or without GROUP BY, over t1 or a join with t2,
+// with HAVING, DISTINCT, a repeated aggregate (with and without an alias),
+// ORDER BY … LIMIT n (n = 0 too; the order is total: every group column
+// is in it). Only group columns and aggregates are selected
+// (ONLY_FULL_GROUP_BY holds).
+func (g *diffGen) aggQuery() string {
+	join := g.r.Intn(3) == 0
+	from := "t1"
+	cols := []string{"t1.i", "t1.bi", "t1.d", "t1.f", "t1.g"}
+	groups := []string{"t1.g", "t1.s", "t1.dd"}
+	if join {
+		from = "t1 " + g.pick("JOIN", "JOIN", "LEFT JOIN") + " t2 ON " + g.pick("t1.g = t2.g", "t1.i = t2.k", "t1.id = t2.id")
+		cols = append(cols, "t2.d", "t2.k")
+		groups = append(groups, "t2.g", "t2.s")
+	}
+	aggOf := func() string {
+		if g.r.Intn(5) == 0 {
+			return "COUNT(*)"
+		}
+		return g.pick("COUNT", "SUM", "MIN", "MAX", "AVG", "SUM") + "(" + g.pick(cols...) + ")"
+	}
+	var group []string
+	if g.r.Intn(4) > 0 {
+		group = append(group, g.pick(groups...))
+		if g.r.Intn(3) == 0 {
+			if c := g.pick(groups...); c != group[0] {
+				group = append(group, c)
+			}
+		}
+	}
+	sel := append([]string(nil), group...)
+	var aggs []string
+	for range 1 + g.r.Intn(3) {
+		aggs = append(aggs, aggOf())
+	}
+	sel = append(sel, aggs...)
+	if g.r.Intn(3) == 0 { // a repeated aggregate
+		sel = append(sel, aggs[0]+g.pick("", "", " AS r"))
+	}
+	q := "SELECT " + g.pick("", "", "", "DISTINCT ") + strings.Join(sel, ", ") + " FROM " + from
+	if g.r.Intn(3) == 0 {
+		q += " WHERE " + g.pick("t1.i > 0", "t1.d IS NOT NULL", "t1.g IN (1, 2)", "t1.s LIKE 'a%'", "t1.id > 70")
+	}
+	if len(group) > 0 {
+		q += " GROUP BY " + strings.Join(group, ", ")
+	}
+	if g.r.Intn(3) == 0 {
+		// HAVING names the first aggregate: GMS v0.20.0's planbuilder
+		// fails a HAVING on a later selected aggregate over the join's
+		// second table with 1146 "table not found: t2" (not fixed yet).
+		q += " HAVING " + aggs[0] + " " + g.pick(">", "<=", "IS NOT NULL AND 1 =", "<>") + " " + g.pick("0", "1", "2.5", "-1")
+	}
+	switch g.r.Intn(3) {
+	case 0:
+		by := []string{g.pick(aggs...) + g.pick("", " DESC")}
+		for _, c := range group {
+			by = append(by, c+g.pick("", " DESC"))
+		}
+		q += " ORDER BY " + strings.Join(by, ", ") + fmt.Sprintf(" LIMIT %d", g.r.Intn(4))
+	case 1:
+		q += " LIMIT " + g.pick("0", "0", "1")
+		if len(group) > 0 && !strings.HasSuffix(q, " 0") { // LIMIT 1 of several groups: any one
+			q = strings.TrimSuffix(q, " LIMIT 1")
+		}
+	}
+	return q
 }
 
 // inQuery is a query with IN over values of different types, which MySQL
