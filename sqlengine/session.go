@@ -3,6 +3,7 @@ package sqlengine
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -150,4 +151,14 @@ func (s *Session) SessionEnd() {
 	if t, ok := s.GetTransaction().(*provider.Transaction); ok && t != nil {
 		t.Rollback()
 	}
+}
+
+// Warnings lists the warnings of the last statement in the order they
+// were raised, as MySQL's SHOW WARNINGS does (row 1's before row 2's);
+// GMS v0.20.0's BaseSession lists them newest first. BaseSession returns
+// a fresh slice, so it is reversed in place.
+func (s *Session) Warnings() []*sql.Warning {
+	w := s.BaseSession.Warnings()
+	slices.Reverse(w)
+	return w
 }

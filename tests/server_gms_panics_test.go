@@ -136,3 +136,33 @@ func textRows(rows [][]any) [][]string {
 	}
 	return out
 }
+
+// TestShowWarningsInRaisedOrder: SHOW WARNINGS lists a multi-row INSERT
+// IGNORE's warnings in the order they were raised (row 1's first), as
+// MySQL does; GMS v0.20.0 listed them newest first (sqlengine/session.go
+// Warnings).
+func TestShowWarningsInRaisedOrder(t *testing.T) {
+	addr := startWarehouseServer(t, t.TempDir())
+	mustExec(t, openWarehouseDB(t, addr, "", ""), "CREATE DATABASE sw")
+	db := openWarehouseDB(t, addr, "sw", "")
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	mustExec(t, conn, "CREATE TABLE t (id BIGINT, v VARCHAR(2), PRIMARY KEY (id) NOT ENFORCED)",
+		"INSERT IGNORE INTO t VALUES (1, 'aaa'), (2, 'b'), (3, 'cccc'), (4, 'ddddd')")
+	got := queryStrings(t, conn, "SHOW WARNINGS")
+	if len(got) != 3 {
+		t.Fatalf("SHOW WARNINGS: %v, want 3 warnings", got)
+	}
+	for i, row := range []string{"1", "3", "4"} {
+		if !strings.HasSuffix(got[i][2], "row "+row) && !strings.Contains(got[i][2], "row "+row+" ") {
+			t.Errorf("warning %d: %v, want row %s's (in the order raised): all %v", i+1, got[i], row, got)
+		}
+	}
+	// SHOW WARNINGS does not clear them; LIMIT keeps the first ones.
+	if again := queryStrings(t, conn, "SHOW WARNINGS LIMIT 1"); len(again) != 1 || again[0][2] != got[0][2] {
+		t.Errorf("SHOW WARNINGS LIMIT 1 after SHOW WARNINGS: %v, want %v", again, got[:1])
+	}
+}
