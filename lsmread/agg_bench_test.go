@@ -14,7 +14,9 @@ import (
 // BenchmarkAggregateMOR computes the bench's aggregates with Plan.Aggregate
 // over 1M-row orders tables: mor (1 + 4 CDC sorted runs per bucket, merged
 // over column batches), mor-rowmerge (the same merged row by row: the
-// baseline of the column merge) and compacted (fully compacted copy). The
+// baseline of the column merge), mor-nostretch (without the stretches),
+// mor-general (the column merge's general heap instead of its heap of
+// integer keys) and compacted (fully compacted copy). The
 // aggregates are COUNT(*), SUM(amount); GROUP BY status (5 groups); GROUP
 // BY user_id (100k groups). cpu-ns/row is the process's CPU time per row
 // of the table.
@@ -43,21 +45,23 @@ func BenchmarkAggregateMOR(b *testing.B) {
 		tbl       func() *lsmread.Table
 		rowMerge  bool
 		noStretch bool
+		noInts    bool
 	}{
 		{"mor", func() *lsmread.Table {
 			if mor == nil {
 				mor = open(false)
 			}
 			return mor
-		}, false, false},
-		{"mor-rowmerge", func() *lsmread.Table { return mor }, true, false},
-		{"mor-nostretch", func() *lsmread.Table { return mor }, false, true},
+		}, false, false, false},
+		{"mor-rowmerge", func() *lsmread.Table { return mor }, true, false, false},
+		{"mor-nostretch", func() *lsmread.Table { return mor }, false, true, false},
+		{"mor-general", func() *lsmread.Table { return mor }, false, false, true},
 		{"compacted", func() *lsmread.Table {
 			if cmp == nil {
 				cmp = open(true)
 			}
 			return cmp
-		}, false, false},
+		}, false, false, false},
 	}
 	queries := []struct {
 		name string
@@ -80,6 +84,9 @@ func BenchmarkAggregateMOR(b *testing.B) {
 				}
 				if tb.noStretch {
 					defer lsmread.SetReadStretch(false)()
+				}
+				if tb.noInts {
+					defer lsmread.SetReadIntMerge(false)()
 				}
 				cpu0 := processCPU(b)
 				var n int64

@@ -98,6 +98,10 @@ type columnMerge struct {
 	lookup  bool
 	ignDel  bool
 	done    bool
+	// ints: the merge runs on mergeInts over iheap (the runs' current
+	// keys, a binary min-heap) instead of heap.
+	ints  bool
+	iheap []intHead
 }
 
 // keyMode is how a column merge compares keys.
@@ -175,10 +179,39 @@ type colRun struct {
 	head  keyHead // its key (keyInt, keyString)
 	pos   int64   // records consumed before the current one
 	pend  []colGather
+	keys  []int64 // the batch's keys (mergeInts)
 }
 
-// colGather places row of a run's current batch at slot out.
-type colGather struct{ out, row int32 }
+// colGather places the n rows from row of a run's current batch at the
+// slots from out.
+type colGather struct{ out, row, n int32 }
+
+// appendGather appends the gather of n rows from row to slots from out,
+// extending the last gather when they continue it.
+func appendGather(gs []colGather, out, row, n int32) []colGather {
+	if l := len(gs); l > 0 {
+		if g := &gs[l-1]; g.out+g.n == out && g.row+g.n == row {
+			g.n += n
+			return gs
+		}
+	}
+	return append(gs, colGather{out: out, row: row, n: n})
+}
+
+// unplace takes back the last slot, which holds a record of run ri: the
+// slot is the last of the run's gathers, unless the run's batch was
+// gathered since (the slot's next gather then overwrites it).
+func (m *columnMerge) unplace(ri int32) {
+	m.n--
+	pr := &m.runs[ri]
+	if l := len(pr.pend); l > 0 {
+		if g := &pr.pend[l-1]; g.out+g.n-1 == int32(m.n) {
+			if g.n--; g.n == 0 {
+				pr.pend = pr.pend[:l-1]
+			}
+		}
+	}
+}
 
 // newColumnMerge prepares merging the sorted runs of one section.
 func (r *Reader) newColumnMerge(ctx context.Context, split *DataSplit, sec [][]manifest.DataFileMeta) (*columnMerge, error) {
@@ -235,6 +268,12 @@ func (r *Reader) newColumnMerge(ctx context.Context, split *DataSplit, sec [][]m
 			return nil, err
 		}
 		m.heap = append(m.heap, int32(i))
+	}
+	if m.usesInts() {
+		if err := m.startInts(); err != nil {
+			m.Close()
+			return nil, err
+		}
 	}
 	for i := len(m.heap)/2 - 1; i >= 0; i-- {
 		m.down(i)
@@ -327,6 +366,9 @@ func (m *columnMerge) load(run *colRun) error {
 		run.row = 0
 		if run.rows != nil {
 			run.row = run.rows[0]
+		}
+		if m.ints {
+			return m.intKeys(run)
 		}
 		m.setHead(run)
 		return nil
@@ -465,6 +507,11 @@ func (m *columnMerge) merge() error {
 	}
 	m.n = 0
 	m.placed = false
+	if m.ints {
+		if err := m.mergeInts(); err != nil {
+			return err
+		}
+	}
 	for len(m.heap) > 0 {
 		ri := m.heap[0]
 		run := &m.runs[ri]
@@ -499,7 +546,7 @@ func (m *columnMerge) merge() error {
 			return err
 		}
 	}
-	if len(m.heap) == 0 {
+	if len(m.heap) == 0 && len(m.iheap) == 0 {
 		m.done = true
 	}
 	for i := range m.runs {
@@ -558,10 +605,8 @@ func (m *columnMerge) stretch(ri int32) (bool, error) {
 		return false, nil
 	}
 	if run.kind == nil {
-		for j := from; j < to; j++ {
-			run.pend = append(run.pend, colGather{out: int32(m.n), row: int32(j)})
-			m.n++
-		}
+		run.pend = appendGather(run.pend, int32(m.n), int32(from), int32(to-from))
+		m.n += to - from
 	} else {
 		for j := from; j < to; j++ {
 			k := run.kind[j]
@@ -569,7 +614,7 @@ func (m *columnMerge) stretch(ri int32) (bool, error) {
 				return false, fmt.Errorf("lsmread: %w: %s %d", datafile.ErrCorrupt, datafile.ValueKindName, k)
 			}
 			if kv.RowKind(k).IsAdd() {
-				run.pend = append(run.pend, colGather{out: int32(m.n), row: int32(j)})
+				run.pend = appendGather(run.pend, int32(m.n), int32(j), 1)
 				m.n++
 			}
 		}
@@ -615,7 +660,7 @@ func (m *columnMerge) first(x *colRecord) {
 // place puts the winner x at the next slot.
 func (m *columnMerge) place(x *colRecord) {
 	run := &m.runs[x.run]
-	run.pend = append(run.pend, colGather{out: int32(m.n), row: x.row})
+	run.pend = appendGather(run.pend, int32(m.n), x.row, 1)
 	m.n++
 	m.placed = true
 }
@@ -655,13 +700,7 @@ func (m *columnMerge) add(x *colRecord) {
 		return
 	}
 	if m.placed {
-		// The slot of the key is the last one; its gather, unless the
-		// run's batch was replaced since (and gathered), is the run's last.
-		pr := &m.runs[m.win.run]
-		if l := len(pr.pend); l > 0 && int(pr.pend[l-1].out) == m.n-1 {
-			pr.pend = pr.pend[:l-1]
-		}
-		m.n--
+		m.unplace(m.win.run)
 		m.placed = false
 	}
 	m.win = w
@@ -732,7 +771,7 @@ func (m *columnMerge) fixTop() {
 func (m *columnMerge) saveKey() {
 	for _, f := range m.keys {
 		m.scratch[f].Reset(m.r.fields[f].Type, 1)
-		gather(&m.scratch[f], &m.curCols[f], []colGather{{out: 0, row: int32(m.curRow)}})
+		gather(&m.scratch[f], &m.curCols[f], []colGather{{out: 0, row: int32(m.curRow), n: 1}})
 	}
 	m.curCols, m.curRow, m.curRun = m.scratch, 0, -1
 }
@@ -767,18 +806,25 @@ func gather(dst, src *datafile.Vector, gs []colGather) {
 func gatherValues[T any](dst, src *datafile.Vector, gs []colGather, d, s []T) {
 	if src.Nulls == nil && dst.Nulls == nil {
 		for _, g := range gs {
-			d[g.out] = s[g.row]
+			if g.n == 1 {
+				d[g.out] = s[g.row]
+			} else {
+				copy(d[g.out:g.out+g.n], s[g.row:g.row+g.n])
+			}
 		}
 		return
 	}
 	for _, g := range gs {
-		if src.Nulls != nil && src.Nulls[g.row] {
-			dst.SetNull(int(g.out))
-			continue
-		}
-		d[g.out] = s[g.row]
-		if dst.Nulls != nil {
-			dst.Nulls[g.out] = false
+		for k := range g.n {
+			o, r := g.out+k, g.row+k
+			if src.Nulls != nil && src.Nulls[r] {
+				dst.SetNull(int(o))
+				continue
+			}
+			d[o] = s[r]
+			if dst.Nulls != nil {
+				dst.Nulls[o] = false
+			}
 		}
 	}
 }
@@ -792,6 +838,6 @@ func (m *columnMerge) Close() error {
 			m.runs[i].br = nil
 		}
 	}
-	m.heap, m.done = nil, true
+	m.heap, m.iheap, m.done = nil, nil, true
 	return errors.Join(errs...)
 }

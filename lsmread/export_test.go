@@ -63,3 +63,15 @@ func SetNarrowByPartition(on bool) func() {
 	narrowByPartition = on
 	return func() { narrowByPartition = old }
 }
+
+// SetReadIntMerge turns the column merge's heap of integer keys
+// (mergeInts) on or off (off: keys of one integer column go through the
+// general heap too) and returns a function restoring it.
+func SetReadIntMerge(on bool) func() {
+	old := readIntMerge
+	readIntMerge = on
+	return func() { readIntMerge = old }
+}
+
+// IntMergedSections is how many sections mergeInts merged so far.
+func IntMergedSections() int64 { return intMergedSections.Load() }

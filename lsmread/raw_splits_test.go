@@ -68,11 +68,12 @@ func readPlanBatches(ctx context.Context, plan *lsmread.Plan) ([][]any, error) {
 func compareRawAndMerged(t *testing.T, what string, tbl *lsmread.Table, spec lsmread.ScanSpec) (*lsmread.Plan, [][]any) {
 	t.Helper()
 	ctx := context.Background()
-	stretch := true
+	stretch, ints := true, true
 	read := func(raw, columns bool, overrides ...string) (*lsmread.Plan, [][]any, [][]any) {
 		defer lsmread.SetReadRawSplits(raw)()
 		defer lsmread.SetReadColumnMerge(columns)()
 		defer lsmread.SetReadStretch(stretch)()
+		defer lsmread.SetReadIntMerge(ints)()
 		spec := spec
 		if len(overrides) > 0 {
 			base := spec.OptionOverrides
@@ -105,6 +106,13 @@ func compareRawAndMerged(t *testing.T, what string, tbl *lsmread.Table, spec lsm
 	stretch = false
 	_, heapRows, heapBatches := read(false, true)
 	stretch = true
+	// Keys of one integer column through the general heap (no mergeInts),
+	// with and without its stretches.
+	ints = false
+	_, generalRows, generalBatches := read(false, true)
+	stretch = false
+	_, generalHeapRows, generalHeapBatches := read(false, true)
+	stretch, ints = true, true
 	// Every file that needs no merge and every section a split of its own.
 	_, tinyRows, tinyBatches := read(true, true, "source.split.target-size", "1b")
 	if mergePlan.Stats.RawBuckets != 0 {
@@ -118,6 +126,10 @@ func compareRawAndMerged(t *testing.T, what string, tbl *lsmread.Table, spec lsm
 	sameMultiset(t, what+": merged batches vs merged rows", mergedBatches, mergedRows)
 	sameSequence(t, what+": column-merged rows without stretches vs merged rows", heapRows, mergedRows)
 	sameSequence(t, what+": column-merged batches without stretches vs merged batches", heapBatches, mergedBatches)
+	sameSequence(t, what+": column-merged rows on the general heap vs merged rows", generalRows, mergedRows)
+	sameSequence(t, what+": column-merged batches on the general heap vs merged batches", generalBatches, mergedBatches)
+	sameSequence(t, what+": column-merged rows on the general heap without stretches vs merged rows", generalHeapRows, mergedRows)
+	sameSequence(t, what+": column-merged batches on the general heap without stretches vs merged batches", generalHeapBatches, mergedBatches)
 	sameMultiset(t, what+": rows of 1-byte splits vs merged rows", tinyRows, mergedRows)
 	sameMultiset(t, what+": batches of 1-byte splits vs merged rows", tinyBatches, mergedRows)
 	if spec.Filter == nil && spec.Projection == nil {
@@ -203,9 +215,11 @@ func TestRawSplitsEqualMergeRandom(t *testing.T) {
 		{name: "deduplicate-string-key", options: map[string]string{}, deletes: true, model: true, pk: []string{"s"}},
 		{name: "deduplicate-bigint-int-key", options: map[string]string{}, deletes: true, model: true, pk: []string{"v", "q"}},
 		{name: "deduplicate-ignore-delete", options: map[string]string{"ignore-delete": "true"}, deletes: true, pk: []string{"k", "q"}},
+		{name: "deduplicate-ignore-delete-int-key", options: map[string]string{"ignore-delete": "true"}, deletes: true},
+		{name: "deduplicate-nullable-bigint-key", options: map[string]string{}, deletes: true, model: true, pk: []string{"v"}},
 	}
 	rawBuckets, rawSections := 0, 0
-	col0, str0 := lsmread.ColumnMergedSections(), lsmread.StretchedRecords()
+	col0, str0, int0 := lsmread.ColumnMergedSections(), lsmread.StretchedRecords(), lsmread.IntMergedSections()
 	for ei, eng := range engines {
 		t.Run(eng.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(seed, uint64(ei)))
@@ -222,6 +236,9 @@ func TestRawSplitsEqualMergeRandom(t *testing.T) {
 	}
 	if colSections == 0 {
 		t.Fatalf("seed %d: no section was merged over column batches", seed)
+	}
+	if n := lsmread.IntMergedSections() - int0; n == 0 {
+		t.Fatalf("seed %d: no section was merged on integer keys", seed)
 	}
 	if n := lsmread.StretchedRecords() - str0; n == 0 {
 		t.Fatalf("seed %d: the column merge placed no record in a stretch", seed)
