@@ -60,7 +60,7 @@ func outOfRangeCode(err error) error {
 
 func (h *builtinsHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (err error) {
 	query = fixLexing(query)
-	held := &heldResult{callback: callback}
+	held := &heldResult{callback: callback, conn: c}
 	defer func() {
 		if r := recover(); r != nil {
 			err = recovered(r, query)
@@ -77,7 +77,7 @@ func (h *builtinsHandler) ComQuery(ctx context.Context, c *mysql.Conn, query str
 
 func (h *builtinsHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (rest string, err error) {
 	query = fixLexing(query)
-	held := &heldResult{callback: callback}
+	held := &heldResult{callback: callback, conn: c}
 	defer func() {
 		if r := recover(); r != nil {
 			rest, err = "", recovered(r, query)
@@ -101,7 +101,7 @@ func (h *builtinsHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query s
 }
 
 func (h *builtinsHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) (err error) {
-	held := &heldResult{callback: func(r *sqltypes.Result, _ bool) error { return callback(r) }}
+	held := &heldResult{callback: func(r *sqltypes.Result, _ bool) error { return callback(r) }, conn: c}
 	defer func() {
 		if r := recover(); r != nil {
 			err = recovered(r, prepare.PrepareStmt)
@@ -120,6 +120,7 @@ func (h *builtinsHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, pre
 // passes them on and streams the rest.
 type heldResult struct {
 	callback mysql.ResultSpoolFn
+	conn     *mysql.Conn
 	held     []heldBatch
 	bytes    int
 	streamed bool
@@ -133,6 +134,12 @@ type heldBatch struct {
 func (h *heldResult) spool(res *sqltypes.Result, more bool) error {
 	if h.streamed {
 		return h.callback(res, more)
+	}
+	if ownedResult(h.conn, res) {
+		// A direct point answer: its buffers stay until the next
+		// statement (point_result.go).
+		h.held = append(h.held, heldBatch{res, more})
+		return nil
 	}
 	// GMS reuses the buffers behind the values once the callback returns.
 	cp := *res

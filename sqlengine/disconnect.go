@@ -34,7 +34,7 @@ const (
 var errClientGone = errors.New("sqlengine: the client closed the connection")
 
 // connWatch is a connection's disconnect watcher, made on its first
-// statement and kept in its mysql.Conn's ClientData: one timer per
+// statement and kept in its connData (conn_data.go): one timer per
 // connection, re-armed by each statement (a timer and a channel per
 // statement cost a point query ~2.5% of its CPU).
 type connWatch struct {
@@ -52,7 +52,8 @@ type connWatch struct {
 // watchDisconnect cancels the statement (cancel) when c's client
 // disconnects before stop is called.
 func watchDisconnect(c *mysql.Conn, cancel context.CancelCauseFunc) (stop func()) {
-	w, _ := c.ClientData.(*connWatch)
+	d := dataOf(c) // conn_data.go
+	w := d.watch
 	if w == nil {
 		sc := rawConn(c.Conn)
 		if sc == nil {
@@ -65,7 +66,7 @@ func watchDisconnect(c *mysql.Conn, cancel context.CancelCauseFunc) (stop func()
 		w = &connWatch{rc: rc}
 		w.t = time.AfterFunc(time.Hour, w.fire)
 		w.t.Stop()
-		c.ClientData = w
+		d.watch = w
 	}
 	w.mu.Lock()
 	w.cancel = cancel
@@ -84,8 +85,8 @@ func (w *connWatch) stop() {
 
 // closeWatch stops c's watcher when its connection closes.
 func closeWatch(c *mysql.Conn) {
-	if w, _ := c.ClientData.(*connWatch); w != nil {
-		w.stop()
+	if d, _ := c.ClientData.(*connData); d != nil && d.watch != nil {
+		d.watch.stop()
 	}
 }
 

@@ -36,7 +36,10 @@ func TestDisconnectWatcherPerConnection(t *testing.T) {
 	for i := range 200 {
 		ctx, cancel := context.WithCancelCause(context.Background())
 		stop := watchDisconnect(c, cancel)
-		w, _ := c.ClientData.(*connWatch)
+		var w *connWatch
+		if d, _ := c.ClientData.(*connData); d != nil {
+			w = d.watch
+		}
 		if w == nil {
 			t.Fatal("no watcher kept on the connection")
 		}

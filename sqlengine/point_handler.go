@@ -188,7 +188,7 @@ func (h *pointHandler) run(ctx context.Context, c *mysql.Conn, query string, ps 
 			return gms(func(*sqltypes.Result) {})
 		}
 		if err == nil && res.Version == version {
-			r, err := resultOf(sctx, fields, res)
+			r, err := dataOf(c).point.result(sctx, fields, res) // point_result.go
 			if err == nil {
 				finishSelect(sctx, len(r.Rows))
 				pointDirectCount.Inc()

@@ -72,6 +72,10 @@ type Config struct {
 	// compaction (default 1; negative: none, every compaction runs in the
 	// committing statement, which is also what an Embedded server does).
 	CompactionWorkers int
+	// GCHeadroom is the least the heap may grow between two garbage
+	// collections, in bytes (gcpacing.go; 0: DefaultGCHeadroom; negative:
+	// Go's own pacing, GOGC alone). An Embedded server does not pace.
+	GCHeadroom int64
 }
 
 // DefaultCompactionWorkers is the default of Config.CompactionWorkers.
@@ -181,6 +185,13 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("sqlengine: server on %s: %w", scfg.Address, err)
 	}
 	s.srv = srv
+	if !cfg.Embedded {
+		headroom := cfg.GCHeadroom
+		if headroom == 0 {
+			headroom = DefaultGCHeadroom
+		}
+		gcPacer.start(s, headroom) // gcpacing.go
+	}
 	// Multi-table transactions a crash interrupted are completed before
 	// the server serves (recovery.go).
 	if !cfg.ReadOnly {
@@ -262,6 +273,7 @@ func (s *Server) WaitCompactions(ctx context.Context) error { return s.compact.W
 
 // Close stops the server and releases the warehouse.
 func (s *Server) Close() error {
+	gcPacer.stop(s)
 	err := s.srv.Close()
 	s.recovery.stopRecovery()
 	s.compact.Close() // cancels running compactions (their files are deleted)

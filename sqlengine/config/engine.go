@@ -34,12 +34,22 @@ func (c *Config) Engine() sqlengine.Config {
 		QueryMemoryLimit:     int64(s.QueryMemoryLimit),
 		MaxExecutionTime:     time.Duration(s.MaxExecutionTime) * time.Millisecond,
 		CompactionWorkers:    compactionWorkers(s.CompactionWorkers),
+		GCHeadroom:           gcHeadroom(int64(s.GCHeadroom)),
 	}
 }
 
 // compactionWorkers maps the setting (0: compact inside the committing
 // statement) to sqlengine.Config's (0: the default, negative: none).
 func compactionWorkers(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
+}
+
+// gcHeadroom maps the setting (0: GOGC alone) to sqlengine.Config's (0:
+// the default, negative: none).
+func gcHeadroom(n int64) int64 {
 	if n == 0 {
 		return -1
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lakesql/lakesql/internal/storage"
+	"github.com/lakesql/lakesql/sqlengine"
 )
 
 // Settings are lakesql's configuration. Each field is one setting: its
@@ -42,6 +43,7 @@ type Settings struct {
 	ManifestCacheEntries int  `toml:"manifest-cache-entries" help:"decoded manifest records kept in memory (0: no cache)"`
 	QueryMemoryLimit     Size `toml:"query-memory-limit" help:"default per-statement memory limit, e.g. 2GiB (0: none); SET lakesql_query_memory_limit changes it per session"`
 	MaxExecutionTime     int  `toml:"max-execution-time" help:"default max_execution_time of SELECT statements in milliseconds (0: none)"`
+	GCHeadroom           Size `toml:"gc-headroom" help:"least the heap may grow between two garbage collections, e.g. 128MiB: GOGC is raised while the live heap is smaller (0: GOGC alone)"`
 
 	TableDefaults map[string]string `toml:"table-defaults" help:"table options every new table gets unless CREATE TABLE sets the key (k=v; repeat the flag, or ';' between pairs)"`
 }
@@ -59,6 +61,7 @@ func Defaults() Settings {
 		LogLevel:             "info",
 		CompactionWorkers:    1,
 		ManifestCacheEntries: 1 << 20,
+		GCHeadroom:           Size(sqlengine.DefaultGCHeadroom),
 		TableDefaults:        map[string]string{},
 	}
 }
