@@ -359,10 +359,12 @@ func (t *Table) lookupRow(ctx *sql.Context, row []any) ([]any, bool, error) {
 	if !ok {
 		return found, found != nil, nil
 	}
-	if tt.pending.Spilled() {
-		return nil, false, spilledRead(tt.name, kv.ErrSpilled)
+	// After a spill the key's records come from the spill file's key
+	// index (kv.PendingWrites.OfKey), a few reads whatever it holds.
+	recs, err := tt.pending.OfKey(row)
+	if err != nil {
+		return nil, false, mapError(fmt.Errorf("lakesql: table %s: %w", tt.name, err))
 	}
-	recs := tt.pending.OfKey(row)
 	if len(recs) == 0 {
 		return found, found != nil, nil
 	}

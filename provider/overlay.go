@@ -89,9 +89,10 @@ func (o *overlayIter) Close(*sql.Context) error { return o.it.Close() }
 
 // spilledRead is the error (1235) of a read of table name in a transaction
 // whose writes to it spilled (more than write-buffer-size, kv.ErrSpilled)
-// that the spill file cannot answer within write-buffer-size: a key lookup
-// of INSERT IGNORE or ON DUPLICATE KEY UPDATE, or a read needing more than
-// write-buffer-size of the spilled records (cause).
+// that the spill file cannot answer within write-buffer-size: a read
+// needing more than write-buffer-size of the spilled records (cause). Key
+// lookups (INSERT IGNORE, ON DUPLICATE KEY UPDATE) use the spill file's key
+// index and do not fail.
 func spilledRead(name string, cause error) error {
 	return mapError(fmt.Errorf("lakesql: reading table %s in the transaction that wrote more than its write-buffer-size to it is not supported yet for this statement (commit first, or raise 'write-buffer-size'): %w", name, cause))
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"fmt"
 	"net"
+	"runtime/debug"
 	"sync/atomic"
 	"time"
 
@@ -65,6 +66,12 @@ type Config struct {
 	// QueryMemoryLimit is the default per-statement memory limit in bytes
 	// (the global lakesql_query_memory_limit; 0: none).
 	QueryMemoryLimit int64
+	// MemoryLimit, when positive, is the process's soft memory limit
+	// (runtime/debug.SetMemoryLimit): the garbage collector keeps the Go
+	// heap under it by running more often, instead of letting it grow to
+	// twice the live heap (GOGC=100). Process-wide, like the manifest
+	// cache; 0 leaves the runtime's (the GOMEMLIMIT environment variable).
+	MemoryLimit int64
 	// MaxExecutionTime is the default of the global max_execution_time (0:
 	// none).
 	MaxExecutionTime time.Duration
@@ -113,6 +120,9 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	if cfg.ManifestCacheEntries != 0 {
 		snapshot.SetManifestCacheEntries(max(cfg.ManifestCacheEntries, 0))
+	}
+	if cfg.MemoryLimit > 0 {
+		debug.SetMemoryLimit(cfg.MemoryLimit)
 	}
 	if err := sql.SystemVariables.AssignValues(map[string]any{"version_comment": Version, "max_allowed_packet": defaultMaxAllowedPacket}); err != nil {
 		return nil, fmt.Errorf("sqlengine: set version_comment: %w", err)

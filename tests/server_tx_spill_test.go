@@ -13,11 +13,14 @@ import (
 )
 
 // TestTxSpillReadYourWritesModel: transactions mixing LOAD DATA REPLACE,
-// INSERT, REPLACE, DELETE and UPDATE (and a failing INSERT) on primary-key
+// INSERT, REPLACE, INSERT IGNORE, INSERT … ON DUPLICATE KEY UPDATE, DELETE
+// and UPDATE (and a failing INSERT) on primary-key
 // tables with a 16 kb write-buffer-size, so the transaction's records spill
 // to its local file after the first statements. After every statement,
 // reads by key (IN lists, BETWEEN) inside the transaction equal a model:
-// they read the spilled records they need from the spill file. A read
+// they read the spilled records they need from the spill file, and so do
+// the duplicate-key checks of INSERT IGNORE and ON DUPLICATE KEY UPDATE
+// (through the spill file's key index). A read
 // needing more than write-buffer-size of spilled records (the whole table)
 // is 1235 or equals the model. After COMMIT (or ROLLBACK) the table equals
 // the model. One and three fixed buckets, and deletion vectors.
@@ -113,7 +116,7 @@ func TestTxSpillReadYourWritesModel(t *testing.T) {
 			mustExec(t, conn, "BEGIN")
 			for step := range 18 {
 				var stmt string
-				switch op := rng.IntN(7); op {
+				switch op := rng.IntN(9); op {
 				case 0, 1: // LOAD DATA … REPLACE
 					rows := randRows(200+rng.IntN(400), fmt.Sprintf("l%d%d", txn, step))
 					stmt = fmt.Sprintf("LOAD DATA INFILE '%s' REPLACE INTO TABLE %s FIELDS TERMINATED BY ','", loadFile(rows), table)
@@ -153,6 +156,38 @@ func TestTxSpillReadYourWritesModel(t *testing.T) {
 						if k >= lo && k <= lo+20 {
 							delete(model, k)
 						}
+					}
+				case 7: // INSERT IGNORE: keys the transaction holds (maybe spilled) stay
+					rows := randRows(20+rng.IntN(60), fmt.Sprintf("g%d%d", txn, step))
+					if len(recent) > 0 {
+						for range 10 {
+							k := recent[rng.IntN(len(recent))]
+							rows[k] = [2]any{fmt.Sprintf("g%d%d-%d", txn, step, k), int64(rng.IntN(100))}
+						}
+					}
+					stmt = fmt.Sprintf("INSERT IGNORE INTO %s VALUES %s", table, values(rows))
+					for k, r := range rows {
+						if _, ok := model[k]; !ok {
+							model[k] = r
+							recent = append(recent, k)
+						}
+					}
+				case 8: // INSERT … ON DUPLICATE KEY UPDATE
+					rows := randRows(20+rng.IntN(60), fmt.Sprintf("d%d%d", txn, step))
+					if len(recent) > 0 {
+						for range 10 {
+							k := recent[rng.IntN(len(recent))]
+							rows[k] = [2]any{fmt.Sprintf("d%d%d-%d", txn, step, k), int64(rng.IntN(100))}
+						}
+					}
+					stmt = fmt.Sprintf("INSERT INTO %s VALUES %s ON DUPLICATE KEY UPDATE n = n + VALUES(n), v = CONCAT(v, 'd')", table, values(rows))
+					for k, r := range rows {
+						if old, ok := model[k]; ok {
+							model[k] = [2]any{old[0].(string) + "d", old[1].(int64) + r[1].(int64)}
+						} else {
+							model[k] = r
+						}
+						recent = append(recent, k)
 					}
 				case 6: // UPDATE by keys or a range
 					var keep func(int64) bool

@@ -25,7 +25,7 @@ const (
 // terminalSettings are the settings the terminal commands take as flags
 // (all of them still come from LAKESQL_* and the config file).
 var terminalSettings = []string{"warehouse", "create", "users-file", "log-format", "log-level",
-	"manifest-cache-entries", "table-defaults", "query-memory-limit", "max-execution-time", "slow-query-ms"}
+	"manifest-cache-entries", "table-defaults", "query-memory-limit", "memory-limit", "max-execution-time", "slow-query-ms"}
 
 // openTerminal loads the configuration and opens an embedded session.
 func openTerminal(ctx context.Context, c *config.Config, user, database string, stderr io.Writer) (*terminal.Session, error) {

@@ -101,6 +101,22 @@ func recoverCorrupt(err *error) {
 	}
 }
 
+// readBufferSize is the buffer parquet-go gives each column chunk it reads
+// (one bufio.Reader per column of every open file): 256 kB, or less for a
+// file whose columns average under 128 kB, as the buffer never needs to be
+// larger than its chunk (a chunk that is still larger is read in a few
+// more calls). A compaction merging the many small level-0 files of
+// 1,000-row statements held 256 kB per column of each of them.
+func readBufferSize(fileSize int64, cols int) int {
+	const lo, hi = 16 << 10, 256 << 10
+	per := 2 * fileSize / int64(max(cols, 1))
+	n := lo
+	for n < hi && int64(n) < per {
+		n <<= 1
+	}
+	return n
+}
+
 // OpenParquet opens a Parquet data file for reading cols. f stays owned by
 // the caller: Close does not close it, and it must stay open while the
 // reader is used.
@@ -120,7 +136,7 @@ func OpenParquet(f storage.File, cols []Column, opts ReadOptions) (r *ParquetRea
 		parquet.SkipPageIndex(true),
 		parquet.SkipBloomFilters(true),
 		parquet.OptimisticRead(true),
-		parquet.ReadBufferSize(256<<10),
+		parquet.ReadBufferSize(readBufferSize(size, len(cols))),
 	)
 	if err != nil {
 		return nil, ra.wrap("open parquet file", err)

@@ -6,14 +6,12 @@ import (
 	"io"
 	"strings"
 
-	"github.com/klauspost/compress/zstd"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress"
 	"github.com/parquet-go/parquet-go/compress/brotli"
 	"github.com/parquet-go/parquet-go/compress/gzip"
 	"github.com/parquet-go/parquet-go/compress/snappy"
 	"github.com/parquet-go/parquet-go/compress/uncompressed"
-	pqzstd "github.com/parquet-go/parquet-go/compress/zstd"
 )
 
 // Writer errors.
@@ -178,7 +176,7 @@ func codecOf(name string, zstdLevel int) (compress.Codec, error) {
 		if zstdLevel < 1 || zstdLevel > 22 {
 			return nil, fmt.Errorf("%w: file.compression.zstd-level %d", ErrInvalidSchema, zstdLevel)
 		}
-		return &pqzstd.Codec{Level: zstd.EncoderLevelFromZstd(zstdLevel)}, nil
+		return zstdCodec(zstdLevel), nil
 	case "snappy":
 		return &snappy.Codec{}, nil
 	case "gzip":

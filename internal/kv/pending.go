@@ -38,8 +38,8 @@ type PendingWrites struct {
 
 	// limit is the estimated heap bytes of recs (RowSize) above which they
 	// move to spill, a local temporary file (0: never); bytes the current
-	// estimate. Once records spilled, the buffer cannot answer reads of
-	// its keys (OfKey, Records): ErrSpilled.
+	// estimate. Once records spilled, Records answers nil (Each streams
+	// them) and OfKey reads the spill file through its key index.
 	limit int64
 	bytes int64
 	spill *pendingSpill
@@ -105,8 +105,9 @@ func (p *PendingWrites) Limit() int64 { return p.limit }
 // Bytes is the estimated heap size of the records held in memory.
 func (p *PendingWrites) Bytes() int64 { return p.bytes }
 
-// Spilled reports whether records moved to the spill file: the buffer then
-// answers no reads of its keys (OfKey, AppendNet, Records), only Each.
+// Spilled reports whether records moved to the spill file: Records and
+// AppendNet then answer nil (Each streams the records; OfKey still finds a
+// key's).
 func (p *PendingWrites) Spilled() bool { return p.spill != nil }
 
 func (p *PendingWrites) spilled() int {
@@ -214,10 +215,14 @@ func (p *PendingWrites) DiscardStatement() error {
 		clear(p.recs)
 		p.recs = p.recs[:0]
 		p.bytes = 0
+		if p.byKey != nil {
+			clear(p.byKey)
+		}
+		p.indexed = 0
 		return nil
 	}
 	from := p.stmt - p.spilled()
-	if p.pk && p.spill == nil && p.indexed > from {
+	if p.pk && p.indexed > from {
 		for _, r := range p.recs[from:p.indexed] {
 			k := p.key(r.Value)
 			ix := p.byKey[string(k)]
@@ -251,22 +256,26 @@ func (p *PendingWrites) ReadKey(key []byte) bool {
 }
 
 // OfKey returns the buffered records of row's primary key, oldest first
-// (nil for append tables). The caller checks Spilled first: a spilled
-// buffer has no key index.
-func (p *PendingWrites) OfKey(row []any) []KeyValue {
-	if !p.pk || p.spill != nil {
-		return nil
+// (nil for append tables): the spilled ones read from the spill file
+// through its key index, then the ones in memory. An error is the spill
+// file's.
+func (p *PendingWrites) OfKey(row []any) ([]KeyValue, error) {
+	if !p.pk {
+		return nil, nil
+	}
+	var out []KeyValue
+	if p.spill != nil {
+		var err error
+		if out, err = p.spilledOfKey(p.key(row)); err != nil {
+			return nil, err
+		}
 	}
 	p.indexAll()
 	ix := p.byKey[string(p.key(row))]
-	if len(ix) == 0 {
-		return nil
+	for _, i := range ix {
+		out = append(out, p.recs[i])
 	}
-	out := make([]KeyValue, len(ix))
-	for j, i := range ix {
-		out[j] = p.recs[i]
-	}
-	return out
+	return out, nil
 }
 
 // Merge folds a committed row (or nil) and records of its key, oldest

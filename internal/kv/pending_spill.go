@@ -34,6 +34,9 @@ type pendingSpill struct {
 	// it is in the file (-1: it is not).
 	stmtOff int64
 	buf     []byte
+	// index finds records by key (primary-key tables; nil for append
+	// tables, whose buffers answer no key reads).
+	index *spillIndex
 }
 
 func newPendingSpill(p *PendingWrites) (*pendingSpill, error) {
@@ -53,7 +56,14 @@ func newPendingSpill(p *PendingWrites) (*pendingSpill, error) {
 		_ = f.Close()
 		return nil, fmt.Errorf("kv: spill file: %w", err)
 	}
-	return &pendingSpill{f: f, w: bufio.NewWriterSize(f, 1<<20), codec: codec, stmtOff: -1}, nil
+	sp := &pendingSpill{f: f, w: bufio.NewWriterSize(f, 1<<20), codec: codec, stmtOff: -1}
+	if p.pk {
+		if sp.index, err = newSpillIndex(); err != nil {
+			_ = f.Close()
+			return nil, err
+		}
+	}
+	return sp, nil
 }
 
 // spillOut moves the in-memory records to the spill file.
@@ -64,18 +74,34 @@ func (p *PendingWrites) spillOut() error {
 			return err
 		}
 		p.spill = sp
-		p.byKey = nil // a spilled buffer answers no key reads
-		p.indexed = 0
 	}
 	sp := p.spill
+	var entries []spillEntry
+	if sp.index != nil {
+		entries = make([]spillEntry, 0, len(p.recs))
+	}
+	first := sp.n
 	for i := range p.recs {
 		if sp.n == p.stmt {
 			sp.stmtOff = sp.size
+		}
+		if sp.index != nil {
+			entries = append(entries, spillEntry{hash: sp.index.hash(p.key(p.recs[i].Value)), rec: int64(sp.n), off: sp.size})
 		}
 		if err := sp.write(&p.recs[i]); err != nil {
 			return err
 		}
 	}
+	if sp.index != nil {
+		if err := sp.index.addRun(first, entries); err != nil {
+			return err
+		}
+	}
+	// The key index of the in-memory records starts again with the next.
+	if p.byKey != nil {
+		clear(p.byKey)
+	}
+	p.indexed = 0
 	clear(p.recs)
 	p.recs = p.recs[:0]
 	p.bytes = 0
@@ -118,10 +144,34 @@ func (sp *pendingSpill) truncate(n int) error {
 	sp.w.Reset(sp.f)
 	sp.size = sp.stmtOff
 	sp.n = n
+	if sp.index != nil {
+		return sp.index.truncate(n)
+	}
 	return nil
 }
 
-func (sp *pendingSpill) close() error { return sp.f.Close() }
+func (sp *pendingSpill) close() error {
+	err := sp.f.Close()
+	if sp.index != nil {
+		if e := sp.index.close(); err == nil {
+			err = e
+		}
+	}
+	return err
+}
+
+// decode parses record number rec (a BinaryRow with its RowKind).
+func (sp *pendingSpill) decode(buf []byte, rec int) (KeyValue, error) {
+	kind, err := binaryrow.RowKindOf(buf)
+	if err != nil {
+		return KeyValue{}, fmt.Errorf("%w: spill file record %d: %w", ErrCorrupt, rec, err)
+	}
+	row, err := sp.codec.Decode(buf)
+	if err != nil {
+		return KeyValue{}, fmt.Errorf("%w: spill file record %d: %w", ErrCorrupt, rec, err)
+	}
+	return KeyValue{Kind: RowKind(kind), Value: row, Seq: SeqNum(rec), Level: -1}, nil
+}
 
 // Each calls fn with every buffered record in write order, the spilled ones
 // decoded from the spill file (a new Value each), then the ones in memory
@@ -148,15 +198,11 @@ func (p *PendingWrites) Each(fn func(KeyValue) error) error {
 			if _, err := io.ReadFull(r, buf); err != nil {
 				return fmt.Errorf("%w: spill file record %d: %w", ErrCorrupt, i, err)
 			}
-			kind, err := binaryrow.RowKindOf(buf)
+			rec, err := sp.decode(buf, i)
 			if err != nil {
-				return fmt.Errorf("%w: spill file record %d: %w", ErrCorrupt, i, err)
+				return err
 			}
-			row, err := sp.codec.Decode(buf)
-			if err != nil {
-				return fmt.Errorf("%w: spill file record %d: %w", ErrCorrupt, i, err)
-			}
-			if err := fn(KeyValue{Kind: RowKind(kind), Value: row, Seq: SeqNum(i), Level: -1}); err != nil {
+			if err := fn(rec); err != nil {
 				return err
 			}
 		}

@@ -92,20 +92,49 @@ func TestPendingWritesModel(t *testing.T) {
 	}
 	// One record's estimated size: the limits spill after a few records.
 	one := kv.KVOverhead + kv.RowSize([]any{int32(0), int32(0)})
-	for seed := range uint64(40) {
+	for seed := range uint64(60) {
 		rng := rand.New(rand.NewPCG(seed, 1))
 		p := kv.NewPendingWrites(sch)
+		// Small key spaces and limits, and (seeds 40 on) larger ones:
+		// runs of hundreds of records, index blocks of 64 entries.
+		keys, perStmt, maxLimit := int32(6), 5, int64(8)
+		if seed >= 40 {
+			keys, perStmt, maxLimit = 300, 60, 400
+		}
 		limit := int64(0)
 		if seed%2 == 1 {
-			limit = one * (1 + rng.Int64N(8))
+			limit = one * (1 + rng.Int64N(maxLimit))
 			p.SetLimit(limit)
 		}
 		var model []rec
 		read := map[int32]bool{}
+		ofKey := func(k int32) {
+			t.Helper()
+			var want []int32
+			for _, r := range model {
+				if r.k == k {
+					want = append(want, r.v)
+				}
+			}
+			recs, err := p.OfKey([]any{k, nil})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []int32
+			for _, r := range recs {
+				if r.Value[0] != k {
+					t.Fatalf("seed %d: OfKey(%d) gave a record of key %v", seed, k, r.Value[0])
+				}
+				got = append(got, r.Value[1].(int32))
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("seed %d (spilled %v): OfKey(%d) = %v, model %v", seed, p.Spilled(), k, got, want)
+			}
+		}
 		for range 30 {
 			start := len(model)
-			for range rng.IntN(5) {
-				r := rec{kind: []kv.RowKind{kv.Insert, kv.UpdateAfter, kv.Delete}[rng.IntN(3)], k: rng.Int32N(6), v: rng.Int32N(100)}
+			for range rng.IntN(perStmt) {
+				r := rec{kind: []kv.RowKind{kv.Insert, kv.UpdateAfter, kv.Delete}[rng.IntN(3)], k: rng.Int32N(keys), v: rng.Int32N(100)}
 				readKey := rng.IntN(3) == 0
 				if err := p.Add(r.kind, []any{r.k, r.v}, readKey); err != nil {
 					t.Fatal(err)
@@ -118,6 +147,9 @@ func TestPendingWritesModel(t *testing.T) {
 				if readKey {
 					read[r.k] = true
 				}
+				if rng.IntN(4) == 0 {
+					ofKey(rng.Int32N(keys))
+				}
 			}
 			if rng.IntN(3) == 0 {
 				if err := p.DiscardStatement(); err != nil {
@@ -127,6 +159,7 @@ func TestPendingWritesModel(t *testing.T) {
 			} else {
 				p.StatementDone()
 			}
+			ofKey(rng.Int32N(keys))
 		}
 		if p.Len() != len(model) {
 			t.Fatalf("seed %d: %d records, model %d", seed, p.Len(), len(model))
@@ -149,26 +182,11 @@ func TestPendingWritesModel(t *testing.T) {
 				t.Fatalf("seed %d: record %d = %v %v, model %+v", seed, i, r.Kind, r.Value, model[i])
 			}
 		}
-		for k := range int32(6) {
+		for k := range keys {
 			if got := p.ReadKey(kv.AppendKey(nil, []any{k}, []int{0})); got != read[k] {
 				t.Fatalf("seed %d: ReadKey(%d) = %v, model %v", seed, k, got, read[k])
 			}
-			if p.Spilled() {
-				continue // a spilled buffer answers no key reads
-			}
-			var want []int32
-			for _, r := range model {
-				if r.k == k {
-					want = append(want, r.v)
-				}
-			}
-			var got []int32
-			for _, r := range p.OfKey([]any{k, nil}) {
-				got = append(got, r.Value[1].(int32))
-			}
-			if !slices.Equal(got, want) {
-				t.Fatalf("seed %d: OfKey(%d) = %v, model %v", seed, k, got, want)
-			}
+			ofKey(k)
 		}
 		if err := p.Close(); err != nil || p.Len() != 0 {
 			t.Fatalf("seed %d: Close: %v, %d records left", seed, err, p.Len())
@@ -190,12 +208,14 @@ func TestPendingWritesMerge(t *testing.T) {
 	}
 	p := kv.NewPendingWrites(sch)
 	p.Add(kv.Insert, []any{int32(1), nil, int32(20)}, false)
-	row, ok, err := p.Merge([]any{int32(1), int32(1), int32(2)}, p.OfKey([]any{int32(1)}))
+	recs, _ := p.OfKey([]any{int32(1)})
+	row, ok, err := p.Merge([]any{int32(1), int32(1), int32(2)}, recs)
 	if err != nil || !ok || row[1] != int32(1) || row[2] != int32(20) {
 		t.Errorf("partial update over a committed row: %v %v %v", row, ok, err)
 	}
 	p.Add(kv.Delete, []any{int32(1), nil, nil}, true)
-	if row, ok, err := p.Merge([]any{int32(1), int32(1), int32(2)}, p.OfKey([]any{int32(1)})); err != nil || ok {
+	recs, _ = p.OfKey([]any{int32(1)})
+	if row, ok, err := p.Merge([]any{int32(1), int32(1), int32(2)}, recs); err != nil || ok {
 		t.Errorf("after a delete: %v %v %v", row, ok, err)
 	}
 }

@@ -99,7 +99,7 @@ query-memory-limit = "1GiB"
 // gives the same settings.
 func TestPrintRoundTrip(t *testing.T) {
 	c, err := load(t, []string{"--port", "4100", "--slow-query-ms", "7", "--table-defaults", "bucket=2", "--query-memory-limit", "64MiB",
-		"--metrics-addr", "127.0.0.1:0", "--log-format", "json", "--read-only", "--commit-lock", "file:/tmp/locks", "--commit-lock-timeout", "2s"}, nil)
+		"--memory-limit", "1GiB", "--metrics-addr", "127.0.0.1:0", "--log-format", "json", "--read-only", "--commit-lock", "file:/tmp/locks", "--commit-lock-timeout", "2s"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestPrintRoundTrip(t *testing.T) {
 	}
 	back.File = c.File
 	if back.Settings.Port != c.Port || back.SlowQueryMs != c.SlowQueryMs || back.TableDefaults["bucket"] != "2" ||
-		back.QueryMemoryLimit != c.QueryMemoryLimit || back.MetricsAddr != c.MetricsAddr || back.LogFormat != "json" || !back.ReadOnly ||
+		back.QueryMemoryLimit != c.QueryMemoryLimit || back.MemoryLimit != 1<<30 || back.MetricsAddr != c.MetricsAddr || back.LogFormat != "json" || !back.ReadOnly ||
 		back.ShutdownTimeout != c.ShutdownTimeout || back.ManifestCacheEntries != c.ManifestCacheEntries ||
 		back.CommitLock != "file:/tmp/locks" || back.CommitLockTimeout != c.CommitLockTimeout {
 		t.Errorf("round trip changed the settings:\n%+v\n%+v", c.Settings, back.Settings)
@@ -143,6 +143,7 @@ func TestBadSettings(t *testing.T) {
 		{args: []string{"--tls-cert", "a.pem"}, want: "tls-key go together"},
 		{env: map[string]string{"LAKESQL_COMPACTION_WORKERS": "-1"}, want: "compaction-workers (from env): must be 0 or more"},
 		{args: []string{"--query-memory-limit", "lots"}, want: "512MiB"},
+		{env: map[string]string{"LAKESQL_MEMORY_LIMIT": "lots"}, want: "LAKESQL_MEMORY_LIMIT"},
 		{args: []string{"--shutdown-timeout", "-1s"}, want: "negative"},
 		{args: []string{"--commit-lock", "zookeeper:x"}, want: "--commit-lock must be none or file:/path/to/lock-folder"},
 		{env: map[string]string{"LAKESQL_COMMIT_LOCK": "file:"}, want: "commit-lock (from env)"},

@@ -32,6 +32,7 @@ func (c *Config) Engine() sqlengine.Config {
 		TableDefaults:        s.TableDefaults,
 		ManifestCacheEntries: cache,
 		QueryMemoryLimit:     int64(s.QueryMemoryLimit),
+		MemoryLimit:          int64(s.MemoryLimit),
 		MaxExecutionTime:     time.Duration(s.MaxExecutionTime) * time.Millisecond,
 		CompactionWorkers:    compactionWorkers(s.CompactionWorkers),
 		GCHeadroom:           gcHeadroom(int64(s.GCHeadroom)),

@@ -42,6 +42,7 @@ type Settings struct {
 	CompactionWorkers    int  `toml:"compaction-workers" help:"background workers of automatic compaction (0: compact inside the committing statement)"`
 	ManifestCacheEntries int  `toml:"manifest-cache-entries" help:"decoded manifest records kept in memory (0: no cache)"`
 	QueryMemoryLimit     Size `toml:"query-memory-limit" help:"default per-statement memory limit, e.g. 2GiB (0: none); SET lakesql_query_memory_limit changes it per session"`
+	MemoryLimit          Size `toml:"memory-limit" help:"soft limit of the server's Go heap, e.g. 1GiB: near it the garbage collector runs more often instead of letting the heap grow to twice what is live (0: none, or the GOMEMLIMIT environment variable)"`
 	MaxExecutionTime     int  `toml:"max-execution-time" help:"default max_execution_time of SELECT statements in milliseconds (0: none)"`
 	GCHeadroom           Size `toml:"gc-headroom" help:"least the heap may grow between two garbage collections, e.g. 128MiB: GOGC is raised while the live heap is smaller (0: GOGC alone)"`
 
