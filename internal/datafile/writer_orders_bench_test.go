@@ -68,7 +68,8 @@ func writeOrdersFile(tb testing.TB, rows int, users int64) []byte {
 	return buf.Bytes()
 }
 
-func threadCPU() time.Duration {
+// ordersBenchCPU is the process's CPU time so far.
+func ordersBenchCPU() time.Duration {
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
@@ -90,11 +91,11 @@ func BenchmarkOrdersFile(b *testing.B) {
 	}{{"1M", 62_500, 100_000}, {"10M", 625_000, 1_000_000}} {
 		var file []byte
 		b.Run(sc.name+"/write", func(b *testing.B) {
-			cpu0 := threadCPU()
+			cpu0 := ordersBenchCPU()
 			for b.Loop() {
 				file = writeOrdersFile(b, sc.rows, sc.users)
 			}
-			b.ReportMetric(float64(threadCPU()-cpu0)/float64(b.N*sc.rows), "cpu-ns/row")
+			b.ReportMetric(float64(ordersBenchCPU()-cpu0)/float64(b.N*sc.rows), "cpu-ns/row")
 			b.ReportMetric(float64(len(file)), "file-bytes")
 			pf, err := parquet.OpenFile(bytes.NewReader(file), int64(len(file)))
 			if err != nil {
@@ -113,7 +114,7 @@ func BenchmarkOrdersFile(b *testing.B) {
 			cols []datafile.Column
 		}{{"read-amount", cols[7:8]}, {"read-status", cols[6:8]}} {
 			b.Run(sc.name+"/"+q.name, func(b *testing.B) {
-				cpu0 := threadCPU()
+				cpu0 := ordersBenchCPU()
 				var bt datafile.Batch
 				for b.Loop() {
 					r, err := datafile.OpenParquet(bytesFile(file), q.cols, datafile.ReadOptions{})
@@ -136,7 +137,7 @@ func BenchmarkOrdersFile(b *testing.B) {
 						b.Fatalf("read %d rows of %d", n, sc.rows)
 					}
 				}
-				b.ReportMetric(float64(threadCPU()-cpu0)/float64(b.N*sc.rows), "cpu-ns/row")
+				b.ReportMetric(float64(ordersBenchCPU()-cpu0)/float64(b.N*sc.rows), "cpu-ns/row")
 			})
 		}
 	}
