@@ -80,8 +80,17 @@ type ParquetWriter struct {
 	leaves []*wnode
 	stats  []*colCollector
 	modes  []StatsMode
+	// pw is built at the first flush of pending values (open), once the
+	// leaves' encodings are chosen from them; cw are its column writers.
 	pw     *parquet.Writer
 	cw     []*parquet.ColumnWriter
+	out    io.Writer
+	schema []parquet.Field // the top-level Parquet nodes
+	fields []*pqField      // the leaves' Parquet nodes (planBuilder.fields)
+	// dictLeaves are the dictionary-encoded leaves (writer_dict.go).
+	dictLeaves []dictLeaf
+	msg        func([]parquet.Field) *parquet.Schema
+	codec      compress.Codec
 	// pending values per leaf column, flushed every batchRows rows.
 	pending [][]parquet.Value
 	arena   [][]byte // per-leaf backing bytes of pending FIXED values
@@ -113,11 +122,11 @@ func NewParquetWriter(w io.Writer, cols []Column, opts WriterOptions) (*ParquetW
 	if err != nil {
 		return nil, err
 	}
-	pwr := &ParquetWriter{cols: cols, maxGroupRows: opts.RowGroupRows}
+	pwr := &ParquetWriter{cols: cols, maxGroupRows: opts.RowGroupRows, out: w, codec: codec}
 	if pwr.maxGroupRows <= 0 {
 		pwr.maxGroupRows = DefaultRowGroupRows
 	}
-	b := &planBuilder{dict: false}
+	b := &planBuilder{}
 	fields := make([]parquet.Field, len(cols))
 	seen := make(map[string]bool, len(cols))
 	for i, c := range cols {
@@ -140,30 +149,31 @@ func NewParquetWriter(w io.Writer, cols []Column, opts WriterOptions) (*ParquetW
 		pwr.modes = append(pwr.modes, mode)
 		pwr.stats = append(pwr.stats, newColCollector(wn, mode))
 	}
-	pwr.leaves = b.leaves
-	options := []parquet.WriterOption{
-		b.message(fields),
-		parquet.Compression(codec),
-		parquet.DataPageVersion(1),
-		parquet.PageBufferSize(pageBytes),
-		parquet.DictionaryMaxBytes(dictionaryBytes),
-		parquet.MaxRowsPerRowGroup(int64(pwr.maxGroupRows)),
-	}
-	if err := func() (err error) {
-		defer recoverWrite(&err)
-		pwr.pw = parquet.NewWriter(w, options...)
-		pwr.cw = pwr.pw.ColumnWriters()
-		return nil
-	}(); err != nil {
-		return nil, err
-	}
-	if len(pwr.cw) != len(pwr.leaves) {
-		return nil, fmt.Errorf("%w: parquet writer has %d leaf columns, want %d", ErrInvalidSchema, len(pwr.cw), len(pwr.leaves))
-	}
+	pwr.leaves, pwr.fields, pwr.schema, pwr.msg = b.leaves, b.fields, fields, b.message
 	pwr.pending = make([][]parquet.Value, len(pwr.leaves))
 	pwr.arena = make([][]byte, len(pwr.leaves))
 	pwr.marks = make([]int, len(pwr.leaves))
 	return pwr, nil
+}
+
+// open chooses the leaves' encodings from the pending values and builds
+// the Parquet writer.
+func (w *ParquetWriter) open() (err error) {
+	defer recoverWrite(&err)
+	w.chooseEncodings()
+	w.pw = parquet.NewWriter(w.out,
+		w.msg(w.schema),
+		parquet.Compression(w.codec),
+		parquet.DataPageVersion(1),
+		parquet.PageBufferSize(pageBytes),
+		parquet.DictionaryMaxBytes(dictionaryBytes),
+		parquet.MaxRowsPerRowGroup(int64(w.maxGroupRows)),
+	)
+	w.cw = w.pw.ColumnWriters()
+	if len(w.cw) != len(w.leaves) {
+		return fmt.Errorf("%w: parquet writer has %d leaf columns, want %d", ErrInvalidSchema, len(w.cw), len(w.leaves))
+	}
+	return nil
 }
 
 // codecOf maps Paimon's file.compression to a Parquet codec.
@@ -256,7 +266,13 @@ func (w *ParquetWriter) flushPending() (err error) {
 	if w.pendingRows == 0 {
 		return nil
 	}
+	if w.pw == nil {
+		if err := w.open(); err != nil {
+			return err
+		}
+	}
 	defer recoverWrite(&err)
+	w.countDictValues()
 	for i, vals := range w.pending {
 		if _, err := w.cw[i].WriteRowValues(vals); err != nil {
 			return fmt.Errorf("datafile: writing column %s: %w", w.leaves[i].path, err)
@@ -266,7 +282,7 @@ func (w *ParquetWriter) flushPending() (err error) {
 		w.arena[i] = w.arena[i][:0]
 	}
 	w.pendingRows, w.pendingBytes = 0, 0
-	return nil
+	return w.flushDictPages()
 }
 
 func (w *ParquetWriter) flushGroup() (err error) {
@@ -285,7 +301,7 @@ func (w *ParquetWriter) RowCount() int64 { return w.rows }
 // buffered, not yet compressed data), for rolling at target-file-size.
 func (w *ParquetWriter) BytesWritten() int64 {
 	if w.pw == nil {
-		return 0
+		return w.pendingBytes
 	}
 	return w.pw.Size() + w.pendingBytes
 }
@@ -302,6 +318,12 @@ func (w *ParquetWriter) Close() (*FileStats, error) {
 	}
 	if err := w.flushPending(); err != nil {
 		return nil, err
+	}
+	if w.pw == nil {
+		// No rows: every leaf PLAIN.
+		if err := w.open(); err != nil {
+			return nil, err
+		}
 	}
 	if err := func() (err error) {
 		defer recoverWrite(&err)

@@ -208,11 +208,10 @@ type wnode struct {
 // planBuilder turns Paimon columns into Parquet nodes and the write plan.
 type planBuilder struct {
 	leaves []*wnode
-	// dict dictionary-encodes string columns. Off: on the 1M-row PK
-	// benchmark PLAIN + zstd was both faster (~1.6x) and smaller (5.0 vs
-	// 8.6 MB) than parquet-go's dictionaries, which only fall back to PLAIN
-	// once they exceed DictionaryMaxBytes.
-	dict bool
+	// fields are the Parquet nodes of leaves, index for index: a writer
+	// picks each flat leaf's encoding (dictionary or PLAIN, writer_dict.go)
+	// before it builds the Parquet schema from them.
+	fields []*pqField
 }
 
 func (b *planBuilder) column(c Column) (*pqField, *wnode, error) {
@@ -301,6 +300,7 @@ func (b *planBuilder) field(name string, id, base int, t schema.DataType, nullab
 		}
 		w.leaf = len(b.leaves)
 		b.leaves = append(b.leaves, w)
+		b.fields = append(b.fields, n)
 	}
 	w.hi = len(b.leaves)
 	return n, w, nil
@@ -308,10 +308,6 @@ func (b *planBuilder) field(name string, id, base int, t schema.DataType, nullab
 
 func (b *planBuilder) leaf(n *pqField, w *wnode, t schema.DataType, colPath []string) error {
 	var plain encoding.Encoding = &parquet.Plain
-	dict := plain
-	if b.dict {
-		dict = &parquet.RLEDictionary
-	}
 	n.enc = plain
 	switch t.Root {
 	case schema.TypeBoolean:
@@ -352,7 +348,6 @@ func (b *planBuilder) leaf(n *pqField, w *wnode, t schema.DataType, colPath []st
 		}
 	case schema.TypeChar, schema.TypeVarChar:
 		n.typ, w.kind = annotate(parquet.ByteArrayType, &format.StringType{}, deprecated.UTF8, true), leafString
-		n.enc = dict
 	case schema.TypeBinary, schema.TypeVarBinary:
 		n.typ, w.kind = annotate(parquet.ByteArrayType, nil, 0, false), leafBinary
 	case schema.TypeDate:
