@@ -70,3 +70,7 @@ func SetGatherTimes(gap, limit time.Duration) (restore func()) {
 	gatherGap, gatherLimit = gap, func(time.Duration) time.Duration { return limit }
 	return func() { gatherGap, gatherLimit = oldGap, oldLimit }
 }
+
+// BufferedBytes is the write buffer's bytes w accounts (buffers being
+// flushed in the background included).
+func BufferedBytes(w *TableWrite) int64 { return w.bufBytes }

@@ -19,6 +19,9 @@ func (w *TableWrite) Flush(ctx context.Context) error {
 	if !w.spec.pk {
 		return nil
 	}
+	if err := w.waitFlush(); err != nil {
+		return err
+	}
 	for _, p := range w.partOrder {
 		for _, b := range p.sortedBuckets() {
 			if err := w.flush(ctx, p.buckets[b]); err != nil {

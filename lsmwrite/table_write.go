@@ -110,6 +110,12 @@ type TableWrite struct {
 	perm []int32 // reused sort permutation
 	// spare are emptied record buffers of flushed buckets (keepBufCap).
 	spare [][]kv.KeyValue
+	// background: full buffers are flushed by a goroutine while Write
+	// goes on (flush_background.go); inflight is that flush, flushErr
+	// the first error of one.
+	background bool
+	inflight   *flushJob
+	flushErr   error
 }
 
 // partitionState is what a TableWrite knows of one partition it writes.
@@ -281,6 +287,9 @@ func (w *TableWrite) Write(ctx context.Context, kind kv.RowKind, row []any) erro
 	if w.closed {
 		return ErrClosed
 	}
+	if w.flushErr != nil {
+		return w.flushErr
+	}
 	if len(row) != len(w.sch.Fields) {
 		return fmt.Errorf("%w: %d values for %d columns", ErrInvalidRow, len(row), len(w.sch.Fields))
 	}
@@ -338,6 +347,9 @@ func (w *TableWrite) Write(ctx context.Context, kind kv.RowKind, row []any) erro
 	bs.bytes += sz
 	w.bufBytes += sz
 	metrics.WriteBufferBytes.Add(sz)
+	if w.background {
+		return w.flushAhead(ctx)
+	}
 	if w.bufBytes > w.core.WriteBufferSize {
 		return w.flushLargest(ctx)
 	}
@@ -637,7 +649,7 @@ func (w *TableWrite) flushBucket(ctx context.Context, bs *bucketState, perm []in
 		return perm, nil
 	}
 	perm = w.sortBuffer(bs.buf, perm)
-	if err := w.writeSorted(ctx, bs, perm); err != nil {
+	if err := w.writeSorted(ctx, bs, bs.buf, perm); err != nil {
 		return perm, err
 	}
 	clear(bs.buf)
@@ -645,10 +657,12 @@ func (w *TableWrite) flushBucket(ctx context.Context, bs *bucketState, perm []in
 	return perm, nil
 }
 
-func (w *TableWrite) writeSorted(ctx context.Context, bs *bucketState, perm []int32) error {
+// writeSorted writes buf, a buffer of bs in the order of perm, to bs's
+// files.
+func (w *TableWrite) writeSorted(ctx context.Context, bs *bucketState, buf []kv.KeyValue, perm []int32) error {
 	if bs.changelog != nil {
 		for _, i := range perm {
-			if err := bs.changelog.writeKV(ctx, bs.buf[i]); err != nil {
+			if err := bs.changelog.writeKV(ctx, buf[i]); err != nil {
 				return err
 			}
 		}
@@ -656,7 +670,7 @@ func (w *TableWrite) writeSorted(ctx context.Context, bs *bucketState, perm []in
 			return err
 		}
 	}
-	r := w.mff.NewReader([]kv.RecordReader{&sortedRun{buf: bs.buf, perm: perm}}, w.keyCmp)
+	r := w.mff.NewReader([]kv.RecordReader{&sortedRun{buf: buf, perm: perm}}, w.keyCmp)
 	for {
 		rec, ok, err := r.Next()
 		if err != nil {
@@ -687,6 +701,9 @@ func (w *TableWrite) Prepare(ctx context.Context) (*snapshot.CommitChanges, erro
 		return nil, ErrClosed
 	}
 	w.closed = true
+	if err := w.waitFlush(); err != nil {
+		return nil, err
+	}
 	ch := &snapshot.CommitChanges{
 		Kind:             snapshot.CommitKindAppend,
 		CommitUser:       w.opts.CommitUser,
@@ -804,6 +821,7 @@ func (w *TableWrite) writeHashIndex(ctx context.Context, p *partitionState) ([]m
 // effort; the first error is returned). The TableWrite is closed afterwards.
 func (w *TableWrite) Abort(ctx context.Context) error {
 	w.closed = true
+	_ = w.waitFlush() // its files are deleted below
 	metrics.WriteBufferBytes.Add(-w.bufBytes)
 	w.bufBytes = 0
 	for _, p := range w.partOrder {

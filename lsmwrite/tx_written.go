@@ -42,11 +42,18 @@ func WriteStatement(ctx context.Context, st storage.Storage, sch *schema.TableSc
 	if err != nil {
 		return nil, err
 	}
-	return NewTableWrite(ctx, st, sch, base, opts)
+	w, err := NewTableWrite(ctx, st, sch, base, opts)
+	if err != nil {
+		return nil, err
+	}
+	w.background = true // flush_background.go
+	return w, nil
 }
 
-// FilesWritten is the number of data files w has written so far.
+// FilesWritten is the number of data files w has written so far (after
+// the flush in flight).
 func (w *TableWrite) FilesWritten() int {
+	_ = w.waitFlush() // its error comes back from Prepare
 	n := 0
 	for _, p := range w.partOrder {
 		for _, bs := range p.buckets {

@@ -205,6 +205,11 @@ type loadIter struct {
 	eof    bool
 	val    []byte // unescaped field text of the current record
 	fields []loadField
+	// keep: a record's text is appended to val after the records before
+	// it (readBatches hands val over a batch at a time) instead of
+	// replacing them; fields' offsets are into all of val.
+	keep  bool
+	stops *stopBytes
 }
 
 var _ sql.RowIter = (*loadIter)(nil)
@@ -222,14 +227,17 @@ func (it *loadIter) Next(ctx *sql.Context) (sql.Row, error) {
 // and blank lines.
 func (it *loadIter) nextRecord() error {
 	for {
+		base := len(it.val)
 		if err := it.record(); err != nil {
 			return err
 		}
 		if it.ignore > 0 {
 			it.ignore--
+			it.val = it.val[:base]
 			continue
 		}
 		if len(it.fields) == 1 && it.fields[0].end == it.fields[0].start && !it.fields[0].quoted && !it.fields[0].null {
+			it.val = it.val[:base]
 			continue // blank line
 		}
 		return nil
@@ -325,14 +333,67 @@ func (it *loadIter) fill() error {
 	return err
 }
 
-// parse reads one record from data. ok is false when data ends before the
-// record does and more input may follow.
+// parse reads one record from data, appending its unescaped text to
+// it.val (after what it holds when it.keep is set, else in place of it).
+// ok is false when data ends before the record does and more input may
+// follow; it.val is then as it was.
 func (it *loadIter) parse(data []byte) (n int, ok bool, err error) {
 	if len(data) == 0 {
 		return 0, false, nil
 	}
-	it.val, it.fields = it.val[:0], it.fields[:0]
-	more := func(i, need int) bool { return !it.eof && len(data)-i < need }
+	if !it.keep {
+		it.val = it.val[:0]
+	}
+	base := len(it.val)
+	n, ok, err = it.parseRecord(data)
+	if !ok || err != nil {
+		it.val = it.val[:base]
+	}
+	return n, ok, err
+}
+
+// stopBytes are the bytes a field's scan stops at: outside quotes the
+// first bytes of the terminators and the escape, inside quotes the first
+// byte of ENCLOSED BY and the escape. Every other byte is field text, so
+// the runs between stops are copied at once.
+type stopBytes struct {
+	plain, quoted [256]bool
+}
+
+func (it *loadIter) stopBytes() *stopBytes {
+	if it.stops == nil {
+		s := &stopBytes{}
+		s.plain[it.term[0]], s.plain[it.lineTerm[0]] = true, true
+		if it.hasEsc {
+			s.plain[it.esc], s.quoted[it.esc] = true, true
+		}
+		if len(it.enc) > 0 {
+			s.quoted[it.enc[0]] = true
+		}
+		it.stops = s
+	}
+	return it.stops
+}
+
+// scanTo is the index of the first byte of data[i:limit] in stop, or
+// limit (i when i >= limit).
+func scanTo(data []byte, i, limit int, stop *[256]bool) int {
+	for i < limit && !stop[data[i]] {
+		i++
+	}
+	return i
+}
+
+func (it *loadIter) parseRecord(data []byte) (n int, ok bool, err error) {
+	it.fields = it.fields[:0]
+	stops := it.stopBytes()
+	// A byte at i < limit has enough input after it to tell a terminator
+	// (or a closing quote) from text; past limit more input must be read
+	// first, unless the input has ended.
+	limit := len(data)
+	if !it.eof {
+		limit -= it.maxTerm
+	}
 	i := 0
 	for {
 		f := loadField{start: len(it.val)}
@@ -341,10 +402,15 @@ func (it *loadIter) parse(data []byte) (n int, ok bool, err error) {
 			i += len(it.enc)
 			closed := false
 			for !closed {
-				if more(i, it.maxTerm+1) {
-					return 0, false, nil
+				j := scanTo(data, i, limit, &stops.quoted)
+				if j > i {
+					it.val = append(it.val, data[i:j]...)
+					i = j
 				}
-				if i >= len(data) {
+				if i >= limit {
+					if !it.eof {
+						return 0, false, nil
+					}
 					break // unterminated at end of input: take what there is
 				}
 				c := data[i]
@@ -370,10 +436,18 @@ func (it *loadIter) parse(data []byte) (n int, ok bool, err error) {
 			}
 		} else {
 			for {
-				if more(i, it.maxTerm+1) {
-					return 0, false, nil
+				j := scanTo(data, i, limit, &stops.plain)
+				if j > i {
+					it.val = append(it.val, data[i:j]...)
+					i = j
 				}
-				if i >= len(data) || bytes.HasPrefix(data[i:], it.term) || bytes.HasPrefix(data[i:], it.lineTerm) {
+				if i >= limit {
+					if !it.eof {
+						return 0, false, nil
+					}
+					break
+				}
+				if bytes.HasPrefix(data[i:], it.term) || bytes.HasPrefix(data[i:], it.lineTerm) {
 					break
 				}
 				c := data[i]

@@ -106,8 +106,9 @@ func TestParseCanonicalTime(t *testing.T) {
 	}
 }
 
-// FuzzLoadDataReader: any input and terminators read without panic, and
-// reading one byte at a time gives the same records as reading at once.
+// FuzzLoadDataReader: any input and terminators read without panic,
+// reading one byte at a time gives the same records as reading at once,
+// and the records are those of the byte-at-a-time reference reader.
 func FuzzLoadDataReader(f *testing.F) {
 	f.Add("1,\"a,b\"\n2,\\N\n", ",", "\n", `"`, `\`)
 	f.Add("a||b\r\nc", "||", "\r\n", "", "")
@@ -120,6 +121,10 @@ func FuzzLoadDataReader(f *testing.F) {
 		bytewise, err2 := readAll(t, testLoadIter(iotest.OneByteReader(strings.NewReader(in)), term, line, enc, esc))
 		if (err1 == nil) != (err2 == nil) || !slices.EqualFunc(whole, bytewise, slices.Equal) {
 			t.Fatalf("whole %q (%v) != one byte at a time %q (%v)", whole, err1, bytewise, err2)
+		}
+		ref, err3 := readAllReference(t, testLoadIter(strings.NewReader(in), term, line, enc, esc), false)
+		if (err1 == nil) != (err3 == nil) || !slices.EqualFunc(whole, ref, slices.Equal) {
+			t.Fatalf("scanning reader %q (%v) != byte-at-a-time reference %q (%v)", whole, err1, ref, err3)
 		}
 	})
 }

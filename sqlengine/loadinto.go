@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"unsafe"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
@@ -198,7 +199,10 @@ type loadBatch struct {
 const loadBatchBytes = 256 << 10
 
 // readBatches reads every record into batches sent on out (an error ends
-// the stream as a batch holding it), until stop is closed.
+// the stream as a batch holding it), until stop is closed. The records'
+// text goes straight into the batch's buffer (loadIter.keep), which
+// becomes the batch's one string without a copy: a new buffer takes its
+// place, so the bytes under the string are never written again.
 func (it *loadIter) readBatches(out chan<- *loadBatch, stop <-chan struct{}) {
 	defer close(out)
 	send := func(b *loadBatch) bool {
@@ -210,21 +214,23 @@ func (it *loadIter) readBatches(out chan<- *loadBatch, stop <-chan struct{}) {
 		}
 	}
 	var (
-		text  []byte
 		spans []loadField
 		b     = &loadBatch{}
 	)
+	it.keep = true
+	it.val = make([]byte, 0, loadBatchBytes+loadBatchBytes/4)
 	flush := func() bool {
 		if len(b.starts) == 0 {
 			return true
 		}
-		str := string(text) // one string per batch: the fields are substrings
+		str := unsafe.String(unsafe.SliceData(it.val), len(it.val))
 		for i, f := range spans {
 			b.fields[i].Text = str[f.start:f.end]
 		}
 		b.starts = append(b.starts, len(b.fields))
 		ok := send(b)
-		text, spans, b = text[:0], spans[:0], &loadBatch{fields: make([]provider.LoadField, 0, len(b.fields)), starts: make([]int, 0, len(b.starts))}
+		it.val = make([]byte, 0, loadBatchBytes+loadBatchBytes/4)
+		spans, b = spans[:0], &loadBatch{fields: make([]provider.LoadField, 0, len(b.fields)), starts: make([]int, 0, len(b.starts))}
 		return ok
 	}
 	for {
@@ -240,13 +246,11 @@ func (it *loadIter) readBatches(out chan<- *loadBatch, stop <-chan struct{}) {
 			return
 		}
 		b.starts = append(b.starts, len(b.fields))
-		base := len(text)
-		text = append(text, it.val...)
 		for _, f := range it.fields {
-			spans = append(spans, loadField{start: base + f.start, end: base + f.end})
+			spans = append(spans, loadField{start: f.start, end: f.end})
 			b.fields = append(b.fields, provider.LoadField{Null: f.null, Quoted: f.quoted})
 		}
-		if len(text) >= loadBatchBytes {
+		if len(it.val) >= loadBatchBytes {
 			if !flush() {
 				return
 			}
