@@ -46,20 +46,50 @@ func installInsertValuesRule() {
 
 // insertValuesRule replaces an INSERT of literal VALUES into a Paimon
 // table by an insertValues node when the node handles it.
+//
+// A statement the splice front shortened to its first tuple
+// (insert_splice.go) is taken with the front's values, or refused: GMS's
+// path would insert the one tuple it planned.
 func insertValuesRule(ctx *sql.Context, a *analyzer.Analyzer, node sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	sp := splicedOf(ctx)
 	if !provider.InsertDirect(ctx) {
+		if sp != nil {
+			sp.declined = true
+			return node, transform.SameTree, errSpliceDeclined
+		}
 		return node, transform.SameTree, nil
 	}
-	return transform.Node(node, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+	taken := false
+	out, same, err := transform.Node(node, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		if iv, ok := n.(*insertValues); ok {
+			taken = taken || iv.spliced != nil
+			return n, transform.SameTree, nil
+		}
 		ii, ok := n.(*plan.InsertInto)
 		if !ok {
 			return n, transform.SameTree, nil
 		}
-		if iv := newInsertValues(ii); iv != nil {
-			return iv, transform.NewTree, nil
+		iv := newInsertValues(ii)
+		if iv == nil {
+			return n, transform.SameTree, nil
 		}
-		return n, transform.SameTree, nil
+		if sp != nil {
+			if len(iv.values.ExpressionTuples) != 1 || len(iv.values.Schema()) != sp.width {
+				return n, transform.SameTree, nil
+			}
+			iv.spliced = sp.splicedValues
+			taken = true
+		}
+		return iv, transform.NewTree, nil
 	})
+	if err == nil && sp != nil {
+		if !taken {
+			sp.declined = true
+			return node, transform.SameTree, errSpliceDeclined
+		}
+		sp.taken = true
+	}
+	return out, same, err
 }
 
 // insertValues is INSERT … VALUES of literals into a Paimon table, run by
@@ -71,6 +101,9 @@ type insertValues struct {
 	// the tuple's value at that position, else expr (a literal or a
 	// literal default) gives it.
 	cols []valuesCol
+	// spliced, when set, holds the statement's tuples (the splice
+	// front's values) in place of values' one tuple.
+	spliced *splicedValues
 }
 
 type valuesCol struct {
@@ -179,7 +212,11 @@ func (n *insertValues) IsReadOnly() bool     { return false }
 func (n *insertValues) Schema() sql.Schema   { return types.OkResultSchema }
 func (n *insertValues) Children() []sql.Node { return nil }
 func (n *insertValues) String() string {
-	return fmt.Sprintf("Insert(lakesql) INTO %s (%d rows)", n.ii.Destination.String(), len(n.values.ExpressionTuples))
+	rows := len(n.values.ExpressionTuples)
+	if n.spliced != nil {
+		rows = n.spliced.rows()
+	}
+	return fmt.Sprintf("Insert(lakesql) INTO %s (%d rows)", n.ii.Destination.String(), rows)
 }
 
 func (n *insertValues) WithChildren(children ...sql.Node) (sql.Node, error) {
@@ -235,18 +272,26 @@ func (it *insertValuesIter) insert(ctx *sql.Context) (affected int64, err error)
 	width := len(it.n.values.Schema())
 	vals := make(sql.Row, width)
 	row := make(sql.Row, len(it.n.cols))
-	for k, tuple := range it.n.values.ExpressionTuples {
+	tuples := len(it.n.values.ExpressionTuples)
+	if it.n.spliced != nil {
+		tuples = it.n.spliced.rows()
+	}
+	for k := range tuples {
 		if k&255 == 0 {
 			if err := ctx.Err(); err != nil {
 				return 0, err
 			}
 		}
-		for j, e := range tuple {
-			v, err := e.Eval(ctx, nil)
-			if err != nil {
-				return 0, err
+		if sp := it.n.spliced; sp != nil {
+			copy(vals, sp.values[k*width:(k+1)*width])
+		} else {
+			for j, e := range it.n.values.ExpressionTuples[k] {
+				v, err := e.Eval(ctx, nil)
+				if err != nil {
+					return 0, err
+				}
+				vals[j] = v
 			}
-			vals[j] = v
 		}
 		for i, c := range it.n.cols {
 			if c.field >= 0 {

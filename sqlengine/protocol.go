@@ -52,7 +52,7 @@ func setServerVersion() {
 // statement fronts (statement_front.go) and the DDL front.
 func (s *Server) wrapProtocol(h mysql.Handler) (mysql.Handler, error) {
 	setServerVersion()
-	inner, err := s.wrapAll(s.wrapPoint(h)) // access and DDL fronts (security.go), point queries (point_handler.go)
+	inner, err := s.wrapAll(s.wrapPoint(s.wrapSplice(h))) // access and DDL fronts (security.go), point queries (point_handler.go), multi-row INSERTs (insert_splice.go)
 	if err != nil {
 		return nil, err
 	}

@@ -22,6 +22,9 @@ type Session struct {
 	// noResultsCharset: character_set_results was set to NULL (results
 	// are sent without conversion); GMS keeps '' and reads that back.
 	noResultsCharset atomic.Bool
+	// spliced is the INSERT in flight through the splice front
+	// (insert_splice.go), read by the direct INSERT node's rule.
+	spliced atomic.Pointer[splicedStmt]
 }
 
 var (

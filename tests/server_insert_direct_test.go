@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lakesql/lakesql/provider"
+	"github.com/lakesql/lakesql/sqlengine"
 )
 
 // INSERT … VALUES of literals into a Paimon table takes lakesql's direct
@@ -159,6 +160,9 @@ func TestInsertDirectEqualsInsertPath(t *testing.T) {
 		// path keeps (an expression, TRUE, hex: the whole statement goes
 		// there), or neither.
 		bad, odd := r.Intn(3) == 0, r.Intn(4) == 0
+		// Two trials in three only have literals the splice front reads
+		// (insert_splice_lex.go), so most of them go through it.
+		plain := r.Intn(3) > 0
 		var sb strings.Builder
 		verb := "INSERT"
 		switch r.Intn(6) {
@@ -182,7 +186,11 @@ func TestInsertDirectEqualsInsertPath(t *testing.T) {
 				if j > 0 {
 					sb.WriteByte(',')
 				}
-				sb.WriteString(insertLiteral(r, c, bad && r.Intn(200) == 0, odd))
+				lit := insertLiteral(r, c, bad && r.Intn(200) == 0, odd)
+				for try := 0; plain && !spliceable(lit) && try < 50; try++ {
+					lit = insertLiteral(r, c, bad && r.Intn(200) == 0, odd)
+				}
+				sb.WriteString(lit)
 			}
 			sb.WriteByte(')')
 		}
@@ -193,9 +201,15 @@ func TestInsertDirectEqualsInsertPath(t *testing.T) {
 		for k, direct := range []int{1, 0} {
 			table := fmt.Sprintf("t%d_%d", trial, k)
 			mustExec(t, conn, fmt.Sprintf(ddl, table), fmt.Sprintf("SET lakesql_insert_direct = %d", direct))
-			before := provider.InsertedRows()
+			before, spliced := provider.InsertedRows(), sqlengine.SplicedInserts()
 			out, err := conn.ExecContext(ctx, fmt.Sprintf(stmt, table))
 			took[k] = provider.InsertedRows() != before
+			if sqlengine.SplicedInserts() != spliced {
+				if direct == 0 {
+					t.Errorf("trial %d: with lakesql_insert_direct = 0 the splice front ran the INSERT", trial)
+				}
+				outcomes["spliced"]++
+			}
 			var b strings.Builder
 			if err != nil {
 				fmt.Fprintf(&b, "error: %v\n", err)
@@ -239,9 +253,28 @@ func TestInsertDirectEqualsInsertPath(t *testing.T) {
 	if provider.InsertedRows() == direct0 || outcomes["direct"] < trials/4 {
 		t.Errorf("too few INSERTs took the direct path: %d of %d", outcomes["direct"], trials)
 	}
+	if outcomes["spliced"] < trials/10 {
+		t.Errorf("too few INSERTs went through the splice front: %d of %d", outcomes["spliced"], trials)
+	}
 	if outcomes["error"] == 0 || outcomes["inserted"] == 0 || outcomes["inserted with warnings"] == 0 {
 		t.Errorf("the trials did not cover failing, clean and warning INSERTs: %v", outcomes)
 	}
+}
+
+// spliceable: lit is a literal the splice front reads (no backslash, no
+// keyword but NULL, no expression, no hex).
+func spliceable(lit string) bool {
+	if n := strings.TrimLeft(lit, "-0123456789"); n == "" && len(lit) > 18 {
+		return false // an integer beyond int64's 18 digits
+	}
+	if strings.ContainsAny(lit, `\"`) || strings.HasPrefix(lit, "0x") || strings.Contains(lit, "(") || strings.Contains(lit, "- ") {
+		return false
+	}
+	switch strings.ToUpper(lit) {
+	case "DEFAULT", "TRUE", "FALSE":
+		return false
+	}
+	return true
 }
 
 // TestInsertDirectInTransaction: inside BEGIN … COMMIT a direct INSERT is

@@ -29,3 +29,26 @@ func TestLZ4LiteralBlock(t *testing.T) {
 		}
 	}
 }
+
+// TestZstdCodecShared: writers of one zstd level share one codec (and so
+// its pooled encoders) instead of each allocating encoders per file.
+func TestZstdCodecShared(t *testing.T) {
+	for _, level := range []int{0, 1, 3, 22} {
+		a, err := codecOf("zstd", level)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := codecOf("", level)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a != b {
+			t.Errorf("level %d: two writers got two zstd codecs", level)
+		}
+	}
+	one, _ := codecOf("zstd", 1)
+	three, _ := codecOf("zstd", 3)
+	if one == three {
+		t.Error("levels 1 and 3 share a codec")
+	}
+}

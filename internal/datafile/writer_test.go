@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
@@ -661,4 +662,22 @@ func TestWriterBytesWrittenGrows(t *testing.T) {
 	if real := int64(buf.Len()); est < real/2 || est > real*2 {
 		t.Fatalf("estimate %d, file %d", est, real)
 	}
+}
+
+// TestWritersShareCodecConcurrently: writers running at once share their
+// level's zstd codec (its pooled encoders); every file reads back.
+func TestWritersShareCodecConcurrently(t *testing.T) {
+	cols := allTypeColumns()
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rows := randomRows(uint64(10+g), cols, 300)
+			out, _ := writeRows(t, cols, datafile.WriterOptions{ZstdLevel: 1 + g%2}, rows)
+			_, got := readBack(t, out, cols)
+			sameRows(t, got, rows)
+		}()
+	}
+	wg.Wait()
 }
